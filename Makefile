@@ -1,0 +1,52 @@
+# Two entry points: `make demo` (the main job, no server) and `make test` (the whole suite
+# against a real Neo4j that this Makefile starts). Both create .venv when it is missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO_OUT := exports/demo
+
+.PHONY: demo test test-fast lint bench bench-quick neo4j-start neo4j-stop clean install
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/kg build examples/sample.txt -o $(DEMO_OUT) --fresh
+	$(BIN)/kg stats -g $(DEMO_OUT) --top 5
+	$(BIN)/kg sparql queries/proposals.rq -g $(DEMO_OUT)
+
+test: $(STAMP)
+	bash scripts/neo4j start
+	@set -e; trap 'bash scripts/neo4j stop' EXIT; \
+	  eval "$$(bash scripts/neo4j env)"; \
+	  $(BIN)/ruff check kg tests bench; \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not neo4j and not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check kg tests bench
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench --quick
+
+neo4j-start:
+	bash scripts/neo4j start
+
+neo4j-stop:
+	bash scripts/neo4j stop
+
+clean:
+	rm -rf exports .pytest_cache

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Reproducible sampler for the paper-level entity gold set.
+
+Prints one line per sampled paper: ``source_file<TAB>id``.
+
+Sampling (fixed seed ``random.Random(2026)``, files visited in the order below):
+
+* ``icml2024.jsonl``, ``iclr2024.jsonl``, ``neurips2023.jsonl``: 24 papers each, uniformly.
+* ``paperlists-2010-2025.jsonl``: 12 papers from 2010-2020 and 12 from 2021-2025,
+  so the older venues are present but recent papers are not drowned out.
+
+Records whose abstract is empty or shorter than 300 characters are skipped.
+
+``iclr2024.jsonl`` has no ``id`` field; its paper id is the 40-hex name of the
+OpenReview PDF in the ``pdf`` field (``https://openreview.net/pdf/<id>.pdf``).
+:func:`paper_id` is the single place that rule lives; ``check_gold.py`` imports it.
+
+Split: ``tune`` when ``int(sha256(id)[:8], 16) % 10 < 6``, else ``heldout``
+(about 60 / 40, independent of sampling order).
+
+Usage::
+
+    python eval/sample.py                 # source_file<TAB>id
+    python eval/sample.py --with-split    # source_file<TAB>id<TAB>split
+    python eval/sample.py --data DIR      # paper lists elsewhere (default ../shared/data/papers)
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+SEED = 2026
+MIN_ABSTRACT_CHARS = 300
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
+
+# (file, filter name, count); order matters for reproducibility.
+PLAN = [
+    ("icml2024.jsonl", "all", 24),
+    ("iclr2024.jsonl", "all", 24),
+    ("neurips2023.jsonl", "all", 24),
+    ("paperlists-2010-2025.jsonl", "2010-2020", 12),
+    ("paperlists-2010-2025.jsonl", "2021-2025", 12),
+]
+
+
+def paper_id(record: dict) -> str:
+    """The paper id of a record: its ``id``, else the OpenReview PDF name (ICLR 2024)."""
+    if record.get("id"):
+        return str(record["id"])
+    pdf = record.get("pdf") or ""
+    stem = pdf.rstrip("/").rsplit("/", 1)[-1]
+    if stem.endswith(".pdf"):
+        stem = stem[: -len(".pdf")]
+    if not stem:
+        raise ValueError(f"record without id or pdf: {record.get('title')!r}")
+    return stem
+
+
+def split_of(pid: str) -> str:
+    """Deterministic ~60/40 tune/heldout split by hash of the paper id."""
+    return "tune" if int(hashlib.sha256(pid.encode()).hexdigest()[:8], 16) % 10 < 6 else "heldout"
+
+
+def load(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _keep(record: dict, flt: str) -> bool:
+    if len((record.get("abstract") or "").strip()) < MIN_ABSTRACT_CHARS:
+        return False
+    if flt == "all":
+        return True
+    lo, hi = (int(x) for x in flt.split("-"))
+    return lo <= int(record.get("year") or 0) <= hi
+
+
+def sample(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
+    """Return ``(source_file, record)`` pairs in a fixed order."""
+    rng = random.Random(SEED)
+    cache: dict[str, list[dict]] = {}
+    seen: set[str] = set()
+    out: list[tuple[str, dict]] = []
+    for fname, flt, n in PLAN:
+        if fname not in cache:
+            cache[fname] = load(data_dir / fname)
+        pool = [r for r in cache[fname] if _keep(r, flt) and paper_id(r) not in seen]
+        for rec in rng.sample(pool, n):
+            seen.add(paper_id(rec))
+            out.append((fname, rec))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--with-split", action="store_true")
+    args = ap.parse_args()
+    lines = []
+    for fname, rec in sample(args.data):
+        pid = paper_id(rec)
+        lines.append(f"{fname}\t{pid}" + (f"\t{split_of(pid)}" if args.with_split else ""))
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Extraction: papers in, :class:`~kg.records.Extraction` records out.
+
+>>> ex = Extractor()
+>>> out = ex.extract(Paper(id="p", abstract="We propose FooNet, a framework for image classification."))
+>>> [(r.type, r.target) for r in out.relations if r.type == "PROPOSES"]
+[('PROPOSES', 'method:foonet')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from kg.records import Extraction, Paper
+from kg.schema import LEXICON_DIR
+
+
+class Extractor:
+    """Runs the spaCy pipeline over papers. One instance per process; reuse it."""
+
+    def __init__(self, lexicon_dir: Path | str = LEXICON_DIR, batch_size: int = 64):
+        from kg.extract.pipeline import build_nlp
+
+        self.nlp = build_nlp(lexicon_dir)
+        self.batch_size = batch_size
+
+    def extract(self, paper: Paper) -> Extraction:
+        from kg.extract.adapter import doc_to_extraction
+
+        return doc_to_extraction(self.nlp(paper.abstract), paper)
+
+    def extract_all(self, papers: Iterable[Paper],
+                    progress: Callable[[int], None] | None = None) -> Iterator[Extraction]:
+        """Extract papers in order with ``nlp.pipe`` batching, in this process."""
+        from kg.extract.adapter import doc_to_extraction
+
+        stream = ((p.abstract, p) for p in papers)
+        with self.nlp.memory_zone() if hasattr(self.nlp, "memory_zone") else _null():
+            for doc, paper in self.nlp.pipe(stream, as_tuples=True, batch_size=self.batch_size):
+                yield doc_to_extraction(doc, paper)
+                if progress:
+                    progress(1)
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_WORKER: Extractor | None = None
+
+
+def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR)) -> list[Extraction]:
+    """Extract one batch in a worker (process pool or Dask): the extractor is built once."""
+    global _WORKER
+    if _WORKER is None:
+        _WORKER = Extractor(lexicon_dir)
+    return list(_WORKER.extract_all(papers))
+
+
+__all__ = ["Extractor", "Paper", "extract_batch"]

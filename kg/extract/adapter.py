@@ -1,0 +1,163 @@
+"""The one adapter from an annotated ``Doc`` to an :class:`~kg.records.Extraction`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from spacy.tokens import Doc
+
+from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
+from kg.schema import MENTION_RELATION
+from kg.text import entity_id, fold
+
+CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "lexicon": 0.8,
+              "name-shape": 0.5, "new-name": 0.7, "record": 1.0}
+
+
+def repository_id(name: str) -> str:
+    return entity_id("Repository", name)
+
+
+def make_id(label: str, name: str) -> str:
+    """Entity ids fold case, dashes and plurals, so spelling variants share one id."""
+    if label == "Repository":
+        return repository_id(name)
+    return entity_id(label, fold(name) or name)
+
+
+def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
+    text = doc.text
+    info = doc.user_data.get("kg_info", {})
+    offsets = doc.user_data.get("kg_offsets", {})
+    proposed = doc.user_data.get("kg_proposed", {})
+    sents = [(s.start_char, s.end_char) for s in doc.sents]
+
+    def sentence_of(pos: int) -> tuple[int, int]:
+        for s0, s1 in sents:
+            if s0 <= pos < s1:
+                return s0, s1
+        return 0, len(text)
+
+    # group mentions into entities (label may be overridden by what the paper proposes)
+    groups: dict[str, dict] = {}
+    for sp in doc.spans.get("kg", []):
+        start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
+        key = (sp.label_, sp.kb_id_)
+        label = proposed[key][0] if key in proposed else sp.label_
+        eid = make_id(label, sp.kb_id_)
+        g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,
+                                     "aliases": set(), "mentions": [], "keys": set(), "props": {}})
+        g["keys"].add(key)
+        g["mentions"].append(Mention(text[start:end], start, end))
+        g["aliases"] |= info.get(key, {}).get("aliases", set())
+        g["props"].update(info.get(key, {}).get("props", {}))
+        surface = text[start:end]
+        if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
+            g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
+    key_to_id = {k: eid for eid, g in groups.items() for k in g["keys"]}
+
+    entities: list[Entity] = []
+    relations: list[Relation] = []
+    variant_of: list[tuple[str, str, Mention]] = []
+    for eid, g in groups.items():
+        aliases = sorted(a for a in g["aliases"] if a != g["name"])
+        props = g["props"]
+        entities.append(Entity(eid, g["label"], g["name"], tuple(aliases), tuple(g["mentions"]),
+                               tuple(sorted(props.items()))))
+        family = props.get("family")
+        if g["label"] == "Model" and family and family != g["name"]:
+            variant_of.append((eid, family, g["mentions"][0]))
+
+    for eid, family, m in variant_of:  # model -> family, with the family as an entity too
+        fid = make_id("Model", family)
+        if fid not in groups:
+            fm = Mention(family, m.start, m.start + len(family)) \
+                if text[m.start : m.start + len(family)] == family else None
+            entities.append(Entity(fid, "Model", family, (), (fm,) if fm else ()))
+            groups[fid] = {"label": "Model", "rule": "model-name"}
+        s0, s1 = sentence_of(m.start)
+        relations.append(Relation("VARIANT_OF", eid, fid, Evidence(text[s0:s1], s0, s1), 0.95, "model-name"))
+
+    proposed_ids: dict[str, tuple[str, tuple[int, int]]] = {}
+    for key, (_label, rule, sent) in proposed.items():
+        if key in key_to_id:
+            proposed_ids.setdefault(key_to_id[key], (rule, sent))
+
+    ent_by_id = {e.id: e for e in entities}
+    for e in entities:
+        if not e.mentions:
+            continue
+        first = e.mentions[0]
+        s0, s1 = sentence_of(first.start)
+        ev = Evidence(text[s0:s1], s0, s1)
+        if e.id in proposed_ids:
+            rule, (p0, p1) = proposed_ids[e.id]
+            relations.append(Relation("PROPOSES", paper.id, e.id, Evidence(text[p0:p1], p0, p1), 0.9, rule))
+            continue
+        rule = groups[e.id]["rule"]
+        relations.append(Relation(MENTION_RELATION[e.type], paper.id, e.id, ev,
+                                  CONFIDENCE.get(rule, 0.6) * 0.85, f"mention:{rule}"))
+
+    # the proposed entity relates to what shares a sentence with it
+    for pid in sorted(proposed_ids):
+        p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions}
+        done: set[tuple[str, str]] = set()
+        for e in entities:
+            if e.id == pid or e.type == "Repository" and len(proposed_ids) > 1:
+                continue
+            for m in e.mentions:
+                s = sentence_of(m.start)
+                if s in p_sents and (e.id, s) not in done:
+                    done.add((e.id, s))
+                    rel = MENTION_RELATION[e.type]
+                    if not any(r.type == rel and r.source == pid and r.target == e.id for r in relations):
+                        relations.append(Relation(rel, pid, e.id, Evidence(text[s[0]:s[1]], s[0], s[1]),
+                                                  0.6, "sentence"))
+                    break
+        if len(proposed_ids) == 1:
+            for e in entities:
+                if e.type == "Repository" and not any(r.source == pid and r.target == e.id for r in relations):
+                    m = e.mentions[0]
+                    s0, s1 = sentence_of(m.start)
+                    relations.append(Relation("HAS_CODE", pid, e.id, Evidence(text[s0:s1], s0, s1),
+                                              0.8, "single-proposal"))
+
+    for kind, skey, okey, (s0, s1) in doc.user_data.get("kg_compared", []):
+        sources = [key_to_id[skey]] if skey in key_to_id else sorted(proposed_ids)
+        target = key_to_id.get(okey)
+        for src in sources:
+            if target and src != target:
+                relations.append(Relation(kind, src, target, Evidence(text[s0:s1], s0, s1), 0.6, "comparison"))
+
+    if paper.github:  # a record's own code link
+        from kg.extract.patterns import normalize_url
+
+        name = normalize_url(paper.github)
+        rid = repository_id(name)
+        if rid not in ent_by_id:
+            url = paper.github if "://" in paper.github else "https://" + paper.github
+            entities.append(Entity(rid, "Repository", name, (), (), (("url", url),)))
+            relations.append(Relation("HAS_CODE", paper.id, rid, None, 1.0, "record:github"))
+
+    relations = _dedupe(relations)
+    title = paper.title or _title(paper, entities, proposed_ids)
+    return Extraction(replace(paper, title=title), tuple(entities), tuple(relations))
+
+
+def _dedupe(relations: list[Relation]) -> list[Relation]:
+    best: dict[tuple[str, str, str], Relation] = {}
+    for r in relations:
+        k = (r.type, r.source, r.target)
+        if k not in best or r.confidence > best[k].confidence:
+            best[k] = r
+    return list(best.values())
+
+
+def _title(paper: Paper, entities: list[Entity], proposed_ids: dict) -> str:
+    """A readable title for a paper that has none: what it proposes, else its first words."""
+    names = [e.name for e in entities if e.id in proposed_ids]
+    if names:
+        return ", ".join(names[:3])
+    first = re.split(r"(?<=[.!?])\s", paper.abstract, maxsplit=1)[0]
+    return first if len(first) <= 90 else first[:87].rsplit(" ", 1)[0] + "…"

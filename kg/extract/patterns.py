@@ -1,0 +1,220 @@
+"""Pure finders over plain text: URLs, model names, acronym definitions, name-shaped words.
+
+No spaCy here: each finder takes a string and yields character offsets, so it is easy to
+test and reuse.
+
+>>> [u.name for u in find_urls("code at https://github.com/a/B-c. and \\\\url{x}")]
+['github.com/a/B-c']
+>>> long_form("LLM", "reasoning of Large Language Models")
+'Large Language Models'
+>>> is_name_shaped("SpecForge"), is_name_shaped("Retro-Expert"), is_name_shaped("RGBD")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------- URLs
+
+_URL = re.compile(
+    r"(?:https?://|www\.|(?<![\w./-])(?=(?:github|gitlab|bitbucket)\.(?:com|org)/|huggingface\.co/))"
+    r"[^\s<>\"'{}|\\^`\[\]]+"
+)
+_URL_TRAIL = ".,;:!?)]}'\"*"
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    start: int
+    end: int
+    name: str  # canonical name
+    label: str = ""
+    rule: str = ""
+    props: tuple[tuple[str, str], ...] = ()
+
+
+def normalize_url(url: str) -> str:
+    """``https://www.GitHub.com/a/b/`` -> ``github.com/a/b``: the canonical repository name."""
+    u = re.sub(r"^https?://", "", url.strip(), flags=re.I)
+    u = re.sub(r"^www\.", "", u, flags=re.I)
+    host, _, path = u.partition("/")
+    u = host.lower() + ("/" + path if path else "")
+    u = re.sub(r"\.git$", "", u.rstrip("/"))
+    return u.rstrip("/")
+
+
+def find_urls(text: str) -> Iterator[Found]:
+    for m in _URL.finditer(text):
+        url = m.group(0)
+        while url and url[-1] in _URL_TRAIL:
+            if url[-1] == ")" and url.count("(") >= url.count(")"):
+                break
+            url = url[:-1]
+        if "." not in url or len(url) < 8:
+            continue
+        yield Found(m.start(), m.start() + len(url), normalize_url(url), "Repository", "url",
+                    (("url", url if "://" in url else "https://" + url),))
+
+
+# ---------------------------------------------------------------- model names
+
+_SIZE = r"\d+(?:\.\d+)?(?:[xX]\d+(?:\.\d+)?)?[BMKT]"
+_PART = (r"(?:" + _SIZE + r"|A\d+(?:\.\d+)?B|v?\d+(?:\.\d+)*[a-z]?|VL|Instruct|Chat|Base|base|Coder|Math|"
+         r"Mini|mini|Pro|Turbo|Flash|Large|large|Medium|medium|Small|small|Tiny|tiny|XL|XXL|"
+         r"Nano|nano|Lite|Distill|Preview|Omni|Vision|Thinking|It|it|hf|HF|Sonnet|Opus|Haiku|"
+         r"[Oo]|R1|V\d+(?:\.\d+)?)")
+_TAIL = r"(?:(?:[-_]|(?<=[A-Za-z])(?=\d))" + _PART + r"|\s(?=" + _SIZE + r"\b)" + _SIZE + r")*"
+_GENERIC_MODEL = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]{2,}\d*(?:\.\d+)?(?:-[A-Z][A-Za-z]+)?)-(" + _SIZE + r")(?![\w-])")
+_SIZE_RE = re.compile(r"^" + _SIZE + r"$")
+_VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+
+
+class ModelFinder:
+    """Finds model names that start with a known family and parses their parts."""
+
+    def __init__(self, families: dict[str, str]):
+        """``families`` maps each surface form of a family to its canonical family name."""
+        self.families = families
+        alts = sorted(families, key=len, reverse=True)
+        body = "|".join(re.escape(a).replace(r"\-", "[-\\s]").replace(r"\ ", "[-\\s]") for a in alts)
+        self._re = re.compile(r"(?<![\w.-])(" + body + r")(" + _TAIL + r")(?![\w])") if alts else None
+        self._canon = {re.sub(r"[-\s]", " ", k): v for k, v in families.items()}
+
+    def find(self, text: str) -> Iterator[Found]:
+        seen: set[int] = set()
+        if self._re is not None:
+            for m in self._re.finditer(text):
+                fam_surface, tail = m.group(1), m.group(2)
+                family = self._canon.get(re.sub(r"[-\s]", " ", fam_surface), fam_surface)
+                seen.add(m.start())
+                yield self._parse(m.start(), m.end(), m.group(0), family, fam_surface, tail)
+        for m in _GENERIC_MODEL.finditer(text):
+            if m.start() not in seen:
+                yield self._parse(m.start(), m.end(), m.group(0), m.group(1), m.group(1), "-" + m.group(2))
+
+    @staticmethod
+    def _parse(start: int, end: int, surface: str, family: str, fam_surface: str, tail: str) -> Found:
+        parts = [p for p in re.split(r"[-_\s]", tail) if p]
+        props: dict[str, str] = {}
+        if tail and tail[0] not in "-_ " and parts and _VERSION_RE.match(parts[0]):
+            family = fam_surface + parts.pop(0)  # "Qwen" + "4" -> family "Qwen4"
+        variant = []
+        for p in parts:
+            if _SIZE_RE.match(p) and "size" not in props:
+                props["size"] = p
+            elif _VERSION_RE.match(p) and "version" not in props and not variant:
+                props["version"] = p
+            else:
+                variant.append(p)
+        if variant:
+            props["variant"] = "-".join(variant)
+        if parts or family != fam_surface:
+            props["family"] = family
+        name = re.sub(r"\s+", " ", surface)
+        return Found(start, end, name if parts else family, "Model", "model-name", tuple(sorted(props.items())))
+
+
+# ---------------------------------------------------------------- acronyms
+
+_SHORT = re.compile(r"\(\s*([A-Za-z][\w²³¹⁰-⁹&+./-]{0,11}?)\s*\)")
+
+
+def _is_short_form(sf: str) -> bool:
+    core = sf[:-1] if sf.endswith("s") and sum(c.isupper() for c in sf) >= 2 else sf
+    upper = sum(c.isupper() for c in core)
+    return len(core) >= 2 and upper >= 2 and upper * 3 >= len(core.replace("-", ""))
+
+
+def acronym_core(sf: str) -> str:
+    """``LLMs`` -> ``LLM``: the singular of an acronym."""
+    if len(sf) > 2 and sf.endswith("s") and sf[-2].isupper():
+        return sf[:-1]
+    return sf
+
+
+def long_form(sf: str, before: str) -> str | None:
+    """Schwartz & Hearst (2003): the shortest tail of ``before`` whose letters spell ``sf``."""
+    s = [c for c in acronym_core(sf).lower() if c.isalnum()]
+    if len(s) < 2:
+        return None
+    words = before.split()
+    limit = min(len(s) + 5, len(s) * 2)
+    text = " ".join(words[-limit:])
+    low = text.lower()
+    si, li = len(s) - 1, len(low) - 1
+    while si >= 0:
+        c = s[si]
+        while li >= 0 and (low[li] != c or (si == 0 and li > 0 and low[li - 1].isalnum())):
+            li -= 1
+        if li < 0:
+            return None
+        si -= 1
+        li -= 1
+    start = max(low.rfind(" ", 0, li + 1), low.rfind("-", 0, li + 1) if False else -1) + 1
+    lf = text[start:].strip(" ,;:-")
+    if not lf or lf.lower() == sf.lower() or len(lf) <= len(sf) or any(c in lf for c in "()[]"):
+        return None
+    return lf
+
+
+@dataclass(frozen=True, slots=True)
+class Acronym:
+    long_start: int
+    long_end: int
+    long: str
+    short_start: int
+    short_end: int
+    short: str
+
+
+def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acronym]:
+    """``Long Form (LF)`` definitions, within sentences given as (start, end) offsets."""
+    for s0, s1 in sentences:
+        sent = text[s0:s1]
+        for m in _SHORT.finditer(sent):
+            sf = m.group(1)
+            if not _is_short_form(sf):
+                continue
+            lf = long_form(sf, sent[: m.start()])
+            if lf is None:
+                continue
+            lf_end = s0 + len(sent[: m.start()].rstrip())
+            yield Acronym(lf_end - len(lf), lf_end, lf, s0 + m.start(1), s0 + m.end(1), sf)
+
+
+# ---------------------------------------------------------------- name-shaped words
+
+_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w²³¹⁰-⁹]*(?:[-+][\w²³¹⁰-⁹]+)*(?![\w])")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_STOP_NAMES = {"GPUs", "CPUs", "TPUs", "LLMs", "APIs", "PhD", "PhDs", "IoT", "AUCs", "DNNs",
+               "CNNs", "RNNs", "GNNs", "MLPs", "QAs", "LMs", "VLMs", "MLLMs", "NNs", "COVID-19",
+               "SARS-CoV-2", "MNIST-1D", "ReLU", "ReLUs", "LaTeX", "GitHub", "YouTube", "iPhone",
+               "macOS", "iOS", "OpenAI", "DeepMind", "ArXiv", "arXiv", "PubMed", "eBay", "McKinsey"}
+
+
+def is_name_shaped(word: str) -> bool:
+    """Looks like a coined name: CamelCase, letters with digits, or Capitalised-Hyphenated."""
+    if word in _STOP_NAMES or len(word) < 3:
+        return False
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return False
+    if all(c.isupper() for c in letters):  # ALLCAPS: an acronym unless it carries a digit part
+        return bool(re.search(r"[A-Z]-?[\d²³¹⁰-⁹]", word)) and not re.fullmatch(r"[A-Z]\d", word)
+    if any(_CAMEL.search(p) for p in word.split("-")):
+        return True
+    if "-" in word:
+        parts = [p for p in word.split("-") if p]
+        return len(parts) >= 2 and all(p[0].isupper() or p[0].isdigit() for p in parts) \
+            and any(p[0].isupper() for p in parts[1:])
+    return bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]", word)) and word[0].isupper()
+
+
+def find_names(text: str) -> Iterator[Found]:
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        if is_name_shaped(w):
+            yield Found(m.start(), m.end(), w, "Method", "name-shape")

@@ -1,0 +1,141 @@
+"""The ``kg_relations`` component: what a paper proposes, and what it compares against.
+
+Writes ``doc.user_data["kg_proposed"]`` ({canonical (label, name): (label, rule, sentence)})
+and ``doc.user_data["kg_compared"]`` (list of (type, source key, target key, sentence)).
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+TRIGGERS = {"propose", "proposes", "proposed", "introduce", "introduces", "introduced",
+            "present", "presents", "presented", "develop", "develops", "developed", "design",
+            "designs", "designed", "release", "releases", "released", "name", "call", "dub",
+            "term", "coin", "devise", "devised", "formulate", "build", "construct", "curate",
+            "offer", "contribute", "create", "establish"}
+SUBJECTS = {"we", "paper", "work", "study", "here", "article", "authors"}
+STOPS = {"that", "which", "to", "where", "whose", "when", "if", "because", ";", ".", "by"}
+OUTPERFORM = {"outperform", "outperforms", "outperformed", "outperforming", "surpass",
+              "surpasses", "surpassed", "surpassing", "beats", "beat", "exceeds", "exceed",
+              "outperformance"}
+COMPARE = {"compared", "comparison", "versus", "vs", "vs.", "against", "over"}
+APPOSITIVE_HEADS = {
+    "framework": "Method", "method": "Method", "approach": "Method", "algorithm": "Method",
+    "strategy": "Method", "architecture": "Method", "system": "Method", "technique": "Method",
+    "model": "Method", "paradigm": "Method", "pipeline": "Method", "wrapper": "Method",
+    "loss": "Method", "regularizer": "Method", "regularization": "Method", "scheme": "Method",
+    "network": "Method", "optimizer": "Method", "estimator": "Method", "agent": "Method",
+    "procedure": "Method", "module": "Method", "mechanism": "Method", "policy": "Method",
+    "dataset": "Dataset", "benchmark": "Dataset", "corpus": "Dataset", "suite": "Dataset",
+    "testbed": "Dataset", "library": "Software", "toolkit": "Software", "toolbox": "Software",
+    "package": "Software", "engine": "Software", "simulator": "Software", "platform": "Software",
+    "metric": "Metric", "measure": "Metric", "score": "Metric",
+}
+_NAMEABLE_RULES = {"name-shape", "acronym", "lexicon", "new-name"}
+
+
+def _appositive(doc: Doc, span: Span) -> str | None:
+    """``X, a training-free decoding strategy`` -> the label its head noun implies."""
+    i = span.end
+    if i < len(doc) and doc[i].text == "(":
+        while i < len(doc) and doc[i].text != ")" and i - span.end < 6:
+            i += 1
+        i += 1
+    if i + 1 >= len(doc) or doc[i].text not in {",", ":", "—", "-"}:
+        return None
+    if doc[i + 1].lower_ not in {"a", "an", "the", "which", "our"}:
+        return None
+    for tok in doc[i + 2 : min(i + 14, span.sent.end)]:
+        if tok.lower_ in APPOSITIVE_HEADS:
+            if tok.lower_ == "suite" and any(t.lower_.startswith("model") for t in doc[tok.i : tok.i + 8]):
+                return "Model"
+            return APPOSITIVE_HEADS[tok.lower_]
+        if tok.text in {",", ";", "."} or tok.lower_ in {"that", "which", "for"}:
+            break
+    return None
+
+
+@Language.component("kg_relations")
+def find_relations(doc: Doc) -> Doc:
+    spans: list[Span] = list(doc.spans.get("kg", []))
+    by_token: dict[int, Span] = {}
+    for sp in spans:
+        for t in range(sp.start, sp.end):
+            by_token[t] = sp
+    proposed: dict[tuple[str, str], tuple[str, str, tuple[int, int]]] = {}
+    new_spans: list[Span] = []
+
+    def propose(sp: Span, rule: str) -> None:
+        label = _appositive(doc, sp) or ("Method" if sp.label_ in ("Technique", "Task") else sp.label_)
+        sent = (sp.sent.start_char, sp.sent.end_char)
+        proposed.setdefault((sp.label_, sp.kb_id_), (label, rule, sent))
+
+    for tok in doc:
+        low = tok.lower_
+        trigger = None
+        if low in TRIGGERS:
+            back = doc[max(tok.sent.start, tok.i - 5) : tok.i]
+            if any(t.lower_ in SUBJECTS for t in back):
+                trigger = f"proposal:{low}"
+        elif low == "introduction" and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ == "of":
+            trigger = "proposal:introduction-of"
+        if trigger is None:
+            continue
+        end = min(tok.i + 15, tok.sent.end)
+        j = tok.i + 1
+        while j < end:
+            t = doc[j]
+            if t.lower_ in STOPS:
+                break
+            sp = by_token.get(j)
+            if sp is not None:
+                if sp.id_ in _NAMEABLE_RULES and (sp.id_ != "lexicon" or sp.label_ in ("Method", "Dataset", "Software")) \
+                        and (sp.id_ != "acronym" or sp.label_ not in ("Technique", "Task") or sp.kb_id_[:1].isupper()):
+                    propose(sp, trigger)
+                    break
+                j = sp.end
+                continue
+            # a capitalised coinage right after the trigger: "we propose Hydra, a ..."
+            if t.is_title and j > tok.i and t.is_alpha and len(t) > 2 and j + 1 < len(doc) \
+                    and doc[j + 1].text in {",", "(", ":"} and doc[j - 1].lower_ in TRIGGERS | {"the", "of"}:
+                sp = Span(doc, j, j + 1, label="Method", kb_id=t.text)
+                sp.id_ = "new-name"
+                new_spans.append(sp)
+                by_token[j] = sp
+                propose(sp, trigger)
+                break
+            j += 1
+    for sp in spans:  # appositives define names even without a trigger verb
+        if sp.id_ in ("name-shape", "acronym") and (sp.label_, sp.kb_id_) not in proposed \
+                and sp.start == sp.sent.start and _appositive(doc, sp) is not None:
+            propose(sp, "appositive")
+    if new_spans:
+        doc.spans["kg"] = sorted(spans + new_spans, key=lambda s: s.start)
+    compared = []
+    for sent in doc.sents:
+        verbs = [t for t in sent if t.lower_ in OUTPERFORM or t.lower_ in COMPARE]
+        if not verbs:
+            continue
+        ents = [by_token[i] for i in range(sent.start, sent.end) if i in by_token]
+        ents = list(dict.fromkeys(ents))
+        for v in verbs:
+            kind = "OUTPERFORMS" if v.lower_ in OUTPERFORM else "COMPARED_WITH"
+            if kind == "COMPARED_WITH" and v.lower_ == "over" and not any(
+                    t.lower_ in {"improve", "improves", "improvement", "improvements", "gains", "gain"}
+                    for t in sent):
+                continue
+            subj = [s for s in ents if s.end <= v.i and (s.label_, s.kb_id_) in proposed]
+            objs = [s for s in ents if s.start > v.i and s.label_ in ("Method", "Model")
+                    and (s.label_, s.kb_id_) not in proposed]
+            if not subj and proposed and re.search(r"\b(our|ours|it|the proposed)\b", sent.text[: v.idx - sent.start_char], re.I):
+                subj = [None]
+            for s in subj:
+                for o in objs:
+                    compared.append((kind, None if s is None else (s.label_, s.kb_id_),
+                                     (o.label_, o.kb_id_), (sent.start_char, sent.end_char)))
+    doc.user_data["kg_proposed"] = proposed
+    doc.user_data["kg_compared"] = compared
+    return doc

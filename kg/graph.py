@@ -1,0 +1,225 @@
+"""The graph: a networkx MultiDiGraph with typed nodes and edges, persisted in a folder.
+
+The folder (default ``exports/``) holds
+
+- ``extractions.jsonl``: one ``kg extract`` record per paper, sorted by paper id. Building
+  again merges new papers into it, and the graph is rebuilt from all of them, so an
+  incremental build equals a one-shot build of the same papers.
+- ``graph.jsonl``: nodes then edges, sorted, one JSON object per line: what ``kg stats``,
+  ``kg export`` and ``kg load`` read.
+- ``manifest.json``: tool version, sources, counts and build time.
+
+Every file is written to a temporary name and renamed, so an interrupted or failed write
+leaves the previous graph intact.
+
+>>> from kg.records import Paper, Entity, Relation, Extraction
+>>> ex = Extraction(Paper("p1", "We use BERT.", venue="ICML 2024", year=2024),
+...                 (Entity("model:bert", "Model", "BERT"),),
+...                 (Relation("USES", "p1", "model:bert"),))
+>>> G = build_graph([ex])
+>>> sorted(G.nodes)
+['model:bert', 'paper:p1', 'venue:icml-2024']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from kg.errors import ExportError, GraphNotFoundError
+from kg.extract.lexicon import Lexicon
+from kg.records import Extraction
+from kg.resolve import resolve
+from kg.text import entity_id, fold
+
+GRAPH_FILE = "graph.jsonl"
+EXTRACTIONS_FILE = "extractions.jsonl"
+MANIFEST_FILE = "manifest.json"
+DEFAULT_DIR = Path("exports")
+
+
+def paper_node(paper_id: str) -> str:
+    return f"paper:{paper_id}"
+
+
+def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = None) -> nx.MultiDiGraph:
+    """Resolve entities across papers and assemble the typed graph."""
+    extractions = sorted(extractions, key=lambda e: e.paper.id)
+    entities, remap = resolve(extractions, lexicon)
+    G = nx.MultiDiGraph()
+    for eid in sorted(entities):
+        r = entities[eid]
+        attrs: dict[str, Any] = {"label": r.label, "name": r.name, "papers": len(r.papers)}
+        if r.aliases:
+            attrs["aliases"] = r.aliases
+        for k, v in sorted(r.props.items()):
+            attrs[k] = v
+        G.add_node(eid, **attrs)
+    for ex in extractions:
+        p = ex.paper
+        pid = paper_node(p.id)
+        attrs = {"label": "Paper", "name": p.title or p.id, "title": p.title, "abstract": p.abstract}
+        for k in ("year", "url", "source"):
+            if getattr(p, k) is not None:
+                attrs[k] = getattr(p, k)
+        G.add_node(pid, **attrs)
+        if p.venue:
+            vid = entity_id("Venue", p.venue)
+            if vid not in G:
+                vattrs = {"label": "Venue", "name": p.venue}
+                if p.year:
+                    vattrs["year"] = p.year
+                G.add_node(vid, **vattrs)
+            G.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", rule="record", confidence=1.0)
+        for author in p.authors:
+            aid = entity_id("Author", author)
+            if aid not in G:
+                G.add_node(aid, label="Author", name=author)
+            G.add_edge(aid, pid, key="AUTHORED", type="AUTHORED", rule="record", confidence=1.0)
+        for r in ex.relations:
+            src = pid if r.source == p.id else remap.get(r.source, r.source)
+            dst = remap.get(r.target, r.target)
+            if src == dst or src not in G or dst not in G:
+                continue
+            key = f"{r.type}|{p.id}"
+            if G.has_edge(src, dst, key):
+                continue
+            attrs = {"type": r.type, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
+            if r.evidence is not None:
+                attrs.update(evidence=r.evidence.text, start=r.evidence.start, end=r.evidence.end)
+            G.add_edge(src, dst, key=key, **attrs)
+    if lexicon is not None:
+        add_taxonomy(G, lexicon)
+    return G
+
+
+def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
+    """BROADER edges (VARIANT_OF between model families) from the lexicon, with their ancestors."""
+    todo = [n for n, d in G.nodes(data=True) if d["label"] not in ("Paper", "Venue", "Author", "Repository")]
+    seen = set(todo)
+    while todo:
+        node = todo.pop()
+        d = G.nodes[node]
+        entry = lexicon.get(d["label"], d["name"])
+        if entry is None:
+            continue
+        for parent in entry.broader:
+            pe = lexicon.get(entry.label, parent) or lexicon.lookup(parent)
+            label, name = (pe.label, pe.name) if pe else (entry.label, parent)
+            pid = entity_id(label, fold(name) or name)
+            if pid == node:
+                continue
+            if pid not in G:
+                G.add_node(pid, label=label, name=name, papers=0)
+            rel = "VARIANT_OF" if entry.label == "Model" and label == "Model" else "BROADER"
+            G.add_edge(node, pid, key=rel, type=rel, rule="lexicon", confidence=1.0)
+            if pid not in seen:
+                seen.add(pid)
+                todo.append(pid)
+
+
+# ---------------------------------------------------------------- persistence
+
+
+def graph_lines(G: nx.MultiDiGraph) -> Iterator[str]:
+    """The graph as sorted JSON lines: the persisted form, byte-stable for the same graph."""
+    for n in sorted(G.nodes):
+        yield json.dumps({"kind": "node", "id": n, **G.nodes[n]}, ensure_ascii=False, sort_keys=True)
+    for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[3]["type"], e[1], e[2])):
+        yield json.dumps({"kind": "edge", "source": u, "target": v, "key": k, **d},
+                         ensure_ascii=False, sort_keys=True)
+
+
+@contextlib.contextmanager
+def atomic_write(path: Path, mode: str = "w"):
+    """Write to a temporary file beside ``path`` and rename it into place on success."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {})) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _write_lines(path: Path, lines: Iterable[str]) -> None:
+    try:
+        with atomic_write(path) as fh:
+            for line in lines:
+                fh.write(line)
+                fh.write("\n")
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
+                          "check the folder is writable and the disk has space") from None
+
+
+def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str]) -> dict:
+    """Persist extractions, graph and manifest (each atomically). Returns the manifest."""
+    from kg import __version__
+
+    folder = Path(folder)
+    ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
+    _write_lines(folder / EXTRACTIONS_FILE,
+                 (json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in ex_sorted))
+    _write_lines(folder / GRAPH_FILE, graph_lines(G))
+    old = read_manifest(folder) if (folder / MANIFEST_FILE).exists() else {}
+    manifest = {
+        "tool": "kg",
+        "version": __version__,
+        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())))),
+        "sources": sorted(set(old.get("sources", [])) | {os.path.basename(s) for s in sources}),
+        "papers": len(ex_sorted),
+        "nodes": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+    }
+    _write_lines(folder / MANIFEST_FILE, [json.dumps(manifest, indent=2, sort_keys=True)])
+    return manifest
+
+
+def read_manifest(folder: Path) -> dict:
+    try:
+        return json.loads((Path(folder) / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def load_extractions(folder: Path) -> list[Extraction]:
+    path = Path(folder) / EXTRACTIONS_FILE
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8") as fh:
+        return [Extraction.from_json(json.loads(line)) for line in fh if line.strip()]
+
+
+def load_graph(folder: Path) -> nx.MultiDiGraph:
+    """Read ``graph.jsonl`` from a graph folder."""
+    path = Path(folder) / GRAPH_FILE
+    if not path.exists():
+        raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
+                                 f"build one first: kg build PAPERS -o {folder}")
+    G = nx.MultiDiGraph()
+    with path.open(encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError:
+                raise GraphNotFoundError(f"{path}:{no}: corrupt graph file; rebuild it with kg build") from None
+            if d.pop("kind") == "node":
+                G.add_node(d.pop("id"), **d)
+            else:
+                G.add_edge(d.pop("source"), d.pop("target"), key=d.pop("key"), **d)
+    return G
+

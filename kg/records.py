@@ -1,0 +1,186 @@
+"""Typed, frozen records exchanged between stages.
+
+Stages never pass spaCy objects around: extraction turns a ``Doc`` into these records, and
+everything downstream (resolution, graph, sinks) reads only these.
+
+>>> p = Paper(id="p1", abstract="We propose X.")
+>>> Extraction(paper=p).to_json()["paper"]["id"]
+'p1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+LABELS = (
+    "Paper",
+    "Venue",
+    "Author",
+    "Method",
+    "Technique",
+    "Model",
+    "Task",
+    "Dataset",
+    "Metric",
+    "Software",
+    "Repository",
+)
+ENTITY_LABELS = ("Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software", "Repository")
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One paper. ``abstract`` is the normalised text every offset indexes into."""
+
+    id: str
+    abstract: str
+    title: str = ""
+    venue: str | None = None
+    year: int | None = None
+    authors: tuple[str, ...] = ()
+    url: str | None = None
+    github: str | None = None
+    keywords: tuple[str, ...] = ()
+    source: str | None = None  # "file:line" the record came from
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.id, "title": self.title, "abstract": self.abstract}
+        for key in ("venue", "year", "url", "github", "source"):
+            value = getattr(self, key)
+            if value is not None:
+                d[key] = value
+        if self.authors:
+            d["authors"] = list(self.authors)
+        if self.keywords:
+            d["keywords"] = list(self.keywords)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Paper:
+        return cls(
+            id=d["id"],
+            abstract=d.get("abstract", ""),
+            title=d.get("title", ""),
+            venue=d.get("venue"),
+            year=d.get("year"),
+            authors=tuple(d.get("authors", ())),
+            url=d.get("url"),
+            github=d.get("github"),
+            keywords=tuple(d.get("keywords", ())),
+            source=d.get("source"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of ``paper.abstract``: ``abstract[start:end] == text``."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """The sentence that supports a relation, with its offsets in the abstract."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """An entity as found in one paper, already given its canonical id."""
+
+    id: str
+    type: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    mentions: tuple[Mention, ...] = ()
+    props: tuple[tuple[str, Any], ...] = ()  # extra typed properties, e.g. model size
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "name": self.name,
+            "aliases": list(self.aliases),
+            "mentions": [asdict(m) for m in self.mentions],
+        }
+        if self.props:
+            d["props"] = dict(self.props)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Entity:
+        return cls(
+            id=d["id"],
+            type=d["type"],
+            name=d["name"],
+            aliases=tuple(d.get("aliases", ())),
+            mentions=tuple(Mention(**m) for m in d.get("mentions", ())),
+            props=tuple(sorted(d.get("props", {}).items())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A typed edge with provenance. ``source``/``target`` are entity ids or the paper id."""
+
+    type: str
+    source: str
+    target: str
+    evidence: Evidence | None = None
+    confidence: float = 1.0
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type, "source": self.source, "target": self.target}
+        if self.evidence is not None:
+            d["evidence"] = asdict(self.evidence)
+        d["confidence"] = self.confidence
+        d["rule"] = self.rule
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Relation:
+        ev = d.get("evidence")
+        return cls(
+            type=d["type"],
+            source=d["source"],
+            target=d["target"],
+            evidence=Evidence(**ev) if ev else None,
+            confidence=d.get("confidence", 1.0),
+            rule=d.get("rule", ""),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """Everything extracted from one paper: the contract of ``kg extract``."""
+
+    paper: Paper
+    entities: tuple[Entity, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    results: tuple[dict[str, Any], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "paper": self.paper.to_json(),
+            "entities": [e.to_json() for e in self.entities],
+            "relations": [r.to_json() for r in self.relations],
+        }
+        if self.results:
+            d["results"] = list(self.results)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Extraction:
+        return cls(
+            paper=Paper.from_json(d["paper"]),
+            entities=tuple(Entity.from_json(e) for e in d.get("entities", ())),
+            relations=tuple(Relation.from_json(r) for r in d.get("relations", ())),
+            results=tuple(d.get("results", ())),
+        )

@@ -1,0 +1,129 @@
+"""The one schema source: node labels, their properties, and relationship types.
+
+Neo4j constraints and indexes, the OWL ontology, the SHACL shapes and the JSON-LD context
+are all generated from the tables here, so they cannot drift apart.
+
+>>> LABELS["Model"].parent
+'Entity'
+>>> RELATIONS["PROPOSES"].domain, RELATIONS["PROPOSES"].prop
+(('Paper',), 'proposes')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+LEXICON_DIR = SCHEMA_DIR / "lexicons"
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    name: str  # property key in the graph and Neo4j; camelCase in RDF via ``rdf``
+    datatype: str  # string | integer | float | string[]
+    comment: str
+    required: bool = False
+    rdf: str = ""  # term in the kg namespace or a CURIE of a standard vocabulary
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    name: str
+    comment: str
+    parent: str | None = None  # an abstract superclass in the ontology
+    equivalent: tuple[str, ...] = ()  # standard classes this label is a subclass of
+    props: tuple[Prop, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RelType:
+    name: str  # UPPER_SNAKE as in Neo4j
+    prop: str  # camelCase RDF property
+    comment: str
+    domain: tuple[str, ...]
+    range: tuple[str, ...]
+    equivalent: tuple[str, ...] = ()
+
+
+COMMON = (
+    Prop("id", "string", "Stable identifier derived from label and canonical name.", True, "dcterms:identifier"),
+    Prop("name", "string", "Canonical display name.", True, "rdfs:label"),
+)
+ENTITY_PROPS = COMMON + (
+    Prop("aliases", "string[]", "Other names found for the entity (acronyms, spellings).", False, "skos:altLabel"),
+    Prop("papers", "integer", "Number of papers that mention the entity.", False, "papers"),
+)
+
+LABELS: dict[str, Label] = {
+    lab.name: lab
+    for lab in (
+        Label("Paper", "A research paper.", None, ("schema:ScholarlyArticle", "fabio:ResearchPaper"), COMMON + (
+            Prop("title", "string", "Title of the paper.", False, "dcterms:title"),
+            Prop("abstract", "string", "Normalised abstract; evidence offsets index it.", False, "dcterms:abstract"),
+            Prop("year", "integer", "Publication year.", False, "year"),
+            Prop("url", "string", "Landing page of the paper.", False, "url"),
+            Prop("source", "string", "Input file and line the record came from.", False, "sourceRecord"),
+        )),
+        Label("Venue", "A conference edition, e.g. ICML 2026.", None, ("schema:Event",), COMMON + (
+            Prop("year", "integer", "Year of the edition.", False, "year"),
+        )),
+        Label("Author", "A person listed as an author.", None, ("schema:Person",), COMMON),
+        Label("Method", "A named, specific approach: algorithm, framework, architecture, system.", "Entity", (), ENTITY_PROPS),
+        Label("Technique", "A general technique, concept or model class.", "Entity", ("skos:Concept",), ENTITY_PROPS),
+        Label("Model", "A named pretrained model or model family.", "Entity", ("schema:SoftwareApplication",), ENTITY_PROPS + (
+            Prop("family", "string", "Model family, e.g. Qwen3.", False, "family"),
+            Prop("size", "string", "Parameter count as written, e.g. 8B.", False, "size"),
+            Prop("variant", "string", "Variant, e.g. VL, Instruct.", False, "variant"),
+            Prop("version", "string", "Version, e.g. 2.5.", False, "version"),
+        )),
+        Label("Task", "A problem or application.", "Entity", ("skos:Concept",), ENTITY_PROPS),
+        Label("Dataset", "A dataset or benchmark.", "Entity", ("schema:Dataset",), ENTITY_PROPS),
+        Label("Metric", "An evaluation measure.", "Entity", ("skos:Concept",), ENTITY_PROPS),
+        Label("Software", "A library, engine or tool.", "Entity", ("schema:SoftwareApplication",), ENTITY_PROPS),
+        Label("Repository", "A code repository or project page.", "Entity", ("schema:SoftwareSourceCode",), ENTITY_PROPS + (
+            Prop("url", "string", "The URL as given.", False, "url"),
+        )),
+    )
+}
+ENTITY_LABELS = tuple(name for name, lab in LABELS.items() if lab.parent == "Entity")
+_ENT = ENTITY_LABELS
+
+RELATIONS: dict[str, RelType] = {
+    r.name: r
+    for r in (
+        RelType("PROPOSES", "proposes", "The paper introduces this entity.", ("Paper",), _ENT),
+        RelType("USES", "uses", "Uses or builds on the entity.", ("Paper",) + _ENT, _ENT),
+        RelType("ADDRESSES", "addresses", "Addresses the task.", ("Paper",) + _ENT, ("Task",)),
+        RelType("EVALUATED_ON", "evaluatedOn", "Evaluated on the dataset or benchmark.", ("Paper",) + _ENT, ("Dataset",)),
+        RelType("MEASURES", "measures", "Reports the metric.", ("Paper",) + _ENT, ("Metric",)),
+        RelType("COMPARED_WITH", "comparedWith", "Compared with the entity.", _ENT, _ENT),
+        RelType("OUTPERFORMS", "outperforms", "Reported to outperform the entity.", _ENT, _ENT),
+        RelType("HAS_CODE", "hasCode", "Code or project page.", ("Paper",) + _ENT, ("Repository",), ("schema:codeRepository",)),
+        RelType("VARIANT_OF", "variantOf", "A model is a variant of a model family.", ("Model",), ("Model",)),
+        RelType("BROADER", "broader", "Taxonomy: the entity is a kind of the target.", _ENT, _ENT, ("skos:broader",)),
+        RelType("PUBLISHED_IN", "publishedIn", "The paper appeared at the venue.", ("Paper",), ("Venue",)),
+        RelType("AUTHORED", "authored", "The author wrote the paper.", ("Author",), ("Paper",)),
+    )
+}
+
+EDGE_PROPS = (
+    Prop("paper", "string", "Id of the paper the edge was extracted from.", False, "prov:wasDerivedFrom"),
+    Prop("evidence", "string", "Sentence that supports the edge.", False, "evidence"),
+    Prop("start", "integer", "Start offset of the evidence in the abstract.", False, "startOffset"),
+    Prop("end", "integer", "End offset of the evidence in the abstract.", False, "endOffset"),
+    Prop("rule", "string", "Rule or component that found the edge.", False, "rule"),
+    Prop("confidence", "float", "Confidence in [0, 1].", False, "confidence"),
+)
+
+# Which relation a paper gets to an entity it mentions, by the entity's label.
+MENTION_RELATION = {
+    "Task": "ADDRESSES",
+    "Dataset": "EVALUATED_ON",
+    "Metric": "MEASURES",
+    "Repository": "HAS_CODE",
+    "Method": "USES",
+    "Technique": "USES",
+    "Model": "USES",
+    "Software": "USES",
+}

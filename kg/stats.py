@@ -1,0 +1,138 @@
+"""Graph statistics: pure functions over the graph, each returning plain data.
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> G.add_node("paper:a", label="Paper", name="A"); G.add_node("paper:b", label="Paper", name="B")
+>>> G.add_node("technique:rl", label="Technique", name="reinforcement learning")
+>>> _ = G.add_edge("paper:a", "technique:rl", type="USES"); _ = G.add_edge("paper:b", "technique:rl", type="USES")
+>>> nodes_per_label(G)
+{'Paper': 2, 'Technique': 1}
+>>> edges_per_type(G)
+{'USES': 2}
+>>> components(G)["count"], components(G)["largest"]
+(1, 3)
+>>> top_entities(G, k=1)["Technique"][0]["name"]
+'reinforcement learning'
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+
+from kg.schema import ENTITY_LABELS
+
+
+def nodes_per_label(G: nx.MultiDiGraph) -> dict[str, int]:
+    return dict(sorted(Counter(d["label"] for _, d in G.nodes(data=True)).items()))
+
+
+def edges_per_type(G: nx.MultiDiGraph) -> dict[str, int]:
+    return dict(sorted(Counter(d["type"] for _, _, d in G.edges(data=True)).items()))
+
+
+def density(G: nx.MultiDiGraph) -> float:
+    """Density of the simple graph underneath (multi-edges counted once)."""
+    n = G.number_of_nodes()
+    if n < 2:
+        return 0.0
+    simple = {(u, v) for u, v in G.edges()}
+    return len(simple) / (n * (n - 1))
+
+
+def components(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """Weakly connected components: count, largest, and size histogram of the rest."""
+    sizes = sorted((len(c) for c in nx.weakly_connected_components(G)), reverse=True)
+    return {"count": len(sizes), "largest": sizes[0] if sizes else 0,
+            "largest_share": round(sizes[0] / G.number_of_nodes(), 4) if sizes else 0.0,
+            "isolated": sum(1 for s in sizes if s == 1),
+            "sizes": dict(sorted(Counter(sizes).items())) if len(sizes) <= 50 else
+            {"1": sizes.count(1), "2-10": sum(1 for s in sizes if 2 <= s <= 10),
+             ">10": sum(1 for s in sizes if s > 10)}}
+
+
+def degree_distribution(G: nx.MultiDiGraph, labels: tuple[str, ...] = ENTITY_LABELS) -> dict[str, Any]:
+    """Degree summary of entity nodes, with a log2-binned histogram."""
+    degs = [G.degree(n) for n, d in G.nodes(data=True) if d["label"] in labels]
+    if not degs:
+        return {"count": 0}
+    hist: Counter = Counter()
+    for d in degs:
+        b = 1
+        while b * 2 <= d:
+            b *= 2
+        hist[f"{b}-{b * 2 - 1}" if b > 1 else "1" if d == 1 else "0"] += 1
+    order = sorted(hist, key=lambda k: int(k.split("-")[0]))
+    return {"count": len(degs), "min": min(degs), "median": statistics.median(degs),
+            "mean": round(statistics.fmean(degs), 3), "max": max(degs),
+            "histogram": {k: hist[k] for k in order}}
+
+
+def pagerank(G: nx.MultiDiGraph) -> dict[str, float]:
+    """PageRank over the undirected simple graph (an entity is central when papers share it)."""
+    if G.number_of_nodes() == 0:
+        return {}
+    H = nx.Graph()
+    H.add_nodes_from(G.nodes)
+    H.add_edges_from((u, v) for u, v in G.edges() if u != v)
+    try:
+        return nx.pagerank(H, max_iter=200)
+    except (nx.PowerIterationFailedConvergence, ModuleNotFoundError):
+        return {n: 0.0 for n in G}
+
+
+def top_entities(G: nx.MultiDiGraph, k: int = 10, pr: dict[str, float] | None = None) -> dict[str, list[dict]]:
+    """Per entity label, the ``k`` entities found in the most papers, with degree and PageRank."""
+    pr = pagerank(G) if pr is None else pr
+    out: dict[str, list[dict]] = {}
+    for label in ENTITY_LABELS:
+        nodes = [(n, d) for n, d in G.nodes(data=True) if d["label"] == label]
+        if not nodes:
+            continue
+        nodes.sort(key=lambda nd: (-nd[1].get("papers", 0), -G.degree(nd[0]), nd[0]))
+        out[label] = [{"id": n, "name": d["name"], "papers": d.get("papers", 0),
+                       "degree": G.degree(n), "pagerank": round(pr.get(n, 0.0), 6)}
+                      for n, d in nodes[:k]]
+    return out
+
+
+def coverage(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """How many papers have at least one entity, a PROPOSES edge, code, and each label."""
+    papers = [n for n, d in G.nodes(data=True) if d["label"] == "Paper"]
+    with_label: dict[str, int] = Counter()
+    empty, proposes, code = [], 0, 0
+    for p in papers:
+        labels = {G.nodes[v]["label"] for _, v, d in G.out_edges(p, data=True)
+                  if G.nodes[v]["label"] in ENTITY_LABELS}
+        types = {d["type"] for _, _, d in G.out_edges(p, data=True)}
+        for lab in labels:
+            with_label[lab] += 1
+        if not labels:
+            empty.append(p)
+        proposes += "PROPOSES" in types
+        code += "HAS_CODE" in types
+    n = len(papers) or 1
+    return {"papers": len(papers), "with_entities": len(papers) - len(empty),
+            "with_proposes": proposes, "with_code": code,
+            "share_with_entities": round((len(papers) - len(empty)) / n, 4),
+            "share_with_proposes": round(proposes / n, 4),
+            "per_label": {lab: with_label[lab] for lab in ENTITY_LABELS if with_label[lab]},
+            "without_entities": sorted(empty)[:20], "without_entities_count": len(empty)}
+
+
+def summary(G: nx.MultiDiGraph, k: int = 10) -> dict[str, Any]:
+    """Everything ``kg stats`` shows, as one JSON-ready dict."""
+    return {
+        "nodes": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+        "nodes_per_label": nodes_per_label(G),
+        "edges_per_type": edges_per_type(G),
+        "density": round(density(G), 8),
+        "components": components(G),
+        "degree": degree_distribution(G),
+        "coverage": coverage(G),
+        "top": top_entities(G, k),
+    }

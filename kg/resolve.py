@@ -116,7 +116,8 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
                 entry = lexicon.get(r.label, n)
                 if entry:
                     break
-        r.name = entry.name if entry else sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        own = names.get(cid) or counts  # the canonical id's own spellings come first
+        r.name = entry.name if entry else sorted(own.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         extra = {n for n in counts if n != r.name and n.lower() != r.name.lower()}
         r.aliases = sorted((set(r.aliases) | extra) - {r.name})
         if fold(r.name) in {fold(a) for a in r.aliases if not case_sensitive(a)}:

@@ -69,6 +69,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         if g["label"] == "Model" and family and family != g["name"]:
             variant_of.append((eid, family, g["mentions"][0]))
 
+    derived: set[str] = set()  # families implied by a model name: linked by VARIANT_OF only
     for eid, family, m in variant_of:  # model -> family, with the family as an entity too
         fid = make_id("Model", family)
         if fid not in groups:
@@ -76,6 +77,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
                 if text[m.start : m.start + len(family)] == family else None
             entities.append(Entity(fid, "Model", family, (), (fm,) if fm else ()))
             groups[fid] = {"label": "Model", "rule": "model-name"}
+            derived.add(fid)
         s0, s1 = sentence_of(m.start)
         relations.append(Relation("VARIANT_OF", eid, fid, Evidence(text[s0:s1], s0, s1), 0.95, "model-name"))
 
@@ -86,7 +88,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
 
     ent_by_id = {e.id: e for e in entities}
     for e in entities:
-        if not e.mentions:
+        if not e.mentions or e.id in derived:
             continue
         first = e.mentions[0]
         s0, s1 = sentence_of(first.start)
@@ -104,7 +106,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions}
         done: set[tuple[str, str]] = set()
         for e in entities:
-            if e.id == pid or e.type == "Repository" and len(proposed_ids) > 1:
+            if e.id == pid or e.id in derived or e.type == "Repository" and len(proposed_ids) > 1:
                 continue
             for m in e.mentions:
                 s = sentence_of(m.start)

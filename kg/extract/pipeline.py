@@ -179,7 +179,17 @@ def canonical_long_form(long: str, label: str) -> str:
 
 @Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR)})
 def make_entities(nlp: Language, name: str, lexicon_dir: str) -> EntityMerger:
-    return EntityMerger(_lexicon(lexicon_dir))
+    return EntityMerger(_lexicon(lexicon_dir), _stoplist(lexicon_dir))
+
+
+@cache
+def _stoplist(lexicon_dir: str) -> frozenset[str]:
+    """Generic phrases that are never entities (``schema/stoplist.txt``)."""
+    path = Path(lexicon_dir).parent / "stoplist.txt"
+    if not path.exists():
+        return frozenset()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 
 _PRIORITY = {"url": 6, "acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1}
@@ -193,8 +203,9 @@ class EntityMerger:
     ``doc.user_data["kg_info"]`` keyed by canonical (label, name).
     """
 
-    def __init__(self, lexicon: Lexicon):
+    def __init__(self, lexicon: Lexicon, stoplist: frozenset[str] = frozenset()):
         self.lexicon = lexicon
+        self.stoplist = stoplist
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
@@ -227,6 +238,7 @@ class EntityMerger:
             cands.append((ac.short_start, ac.short_end, label, name, "acronym"))
             for m in re.finditer(r"(?<![\w-])" + re.escape(core) + r"s?(?![\w-])", text):
                 cands.append((m.start(), m.end(), label, name, "acronym"))
+        cands = [c for c in cands if fold(c[3]) not in self.stoplist]
         cands.sort(key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
         taken = bytearray(len(text) + 1)
         chosen = []

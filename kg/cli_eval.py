@@ -1,0 +1,93 @@
+"""``kg eval``: extraction quality against gold."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_PAPERS = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("eval")
+    def eval_cmd(
+        gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner') or paper-level gold.")],
+        pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now.")] = None,
+        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: tune, heldout or all.")] = "heldout",
+        papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Score extraction against gold: precision, recall and F1 per label.
+
+        Example: [bold]kg eval eval/gold/papers.jsonl --split heldout[/]
+        """
+        from kg.errors import InputError
+        from kg.evaluate import (
+            gold_papers,
+            read_paper_gold,
+            read_scier,
+            scier_papers,
+            score_papers,
+            score_scier,
+        )
+        from kg.extract import Extractor
+        from kg.records import Extraction
+
+        if not gold.exists():
+            raise InputError(f"{gold}: no such gold file")
+        first = gold.read_text(encoding="utf-8").split("\n", 1)[0]
+        scier = '"ner"' in first and '"sentence"' in first
+        if scier:
+            rows = read_scier(gold)
+            ps = scier_papers(rows)
+        else:
+            rows = read_paper_gold(gold, split)
+            ps = None if pred else gold_papers(rows, papers)
+        if pred is not None:
+            by_id = {}
+            for line in pred.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    ex = Extraction.from_json(json.loads(line))
+                    by_id[ex.paper.id] = ex
+            ids = [p.id for p in ps] if ps else [r["id"] for r in rows]
+            missing = [i for i in ids if i not in by_id]
+            if missing:
+                raise InputError(f"{pred}: no prediction for {len(missing)} gold item(s), e.g. {missing[0]}")
+            exs = [by_id[i] for i in ids]
+        else:
+            exs = list(Extractor().extract_all(ps))
+        result = score_scier(rows, exs) if scier else score_papers(rows, exs)
+        result["gold"] = str(gold)
+        result["items"] = len(rows)
+        if not scier:
+            result["split"] = split
+        if as_json:
+            sys.stdout.write(json.dumps(result, indent=2) + "\n")
+            return
+        _print(result)
+
+
+def _print(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    t = Table(title=f"{result['gold']} ({result['items']} items{', ' + result['split'] if 'split' in result else ''})",
+              title_justify="left")
+    for col in ("label", "precision", "recall", "F1", "tp", "fp", "fn"):
+        t.add_column(col, justify="left" if col == "label" else "right")
+    rows = dict(result["labels"])
+    rows["micro"] = result["micro"]
+    for k in ("proposes", "repositories", "relations"):
+        if k in result:
+            rows[k.upper()] = result[k]
+    for k, s in rows.items():
+        t.add_row(k, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}",
+                  str(s["tp"]), str(s["fp"]), str(s["fn"]))
+    con.print(t)
+    if result.get("errors"):
+        con.print("Most frequent errors: " + ", ".join(f"{k} ({v})" for k, v in result["errors"].items()))

@@ -1,0 +1,235 @@
+"""Scoring extraction against gold: sentence-level mentions (SciER) and paper-level gold.
+
+Both scorers take ``kg extract`` records (:class:`~kg.records.Extraction`) and return
+per-label precision, recall and F1 plus micro averages.
+
+>>> s = Score(tp=8, fp=2, fn=2)
+>>> (s.precision, s.recall, s.f1)
+(0.8, 0.8, 0.8)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kg.errors import InputError
+from kg.records import Extraction, Paper
+from kg.text import clean, fold
+
+# our labels -> SciER's three
+SCIER_MAP = {"Method": "Method", "Technique": "Method", "Model": "Method", "Task": "Task", "Dataset": "Dataset"}
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        return round(self.tp / (self.tp + self.fp), 4) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return round(self.tp / (self.tp + self.fn), 4) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return round(2 * p * r / (p + r), 4) if p + r else 0.0
+
+    def add(self, other: Score) -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+
+    def to_json(self) -> dict[str, Any]:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "tp": self.tp, "fp": self.fp, "fn": self.fn}
+
+
+def norm(text: str) -> str:
+    """Matching key for names: SciER's spaced tokens (``pre - training``) joined, then folded."""
+    text = re.sub(r"\s*([-/])\s*", r"\1", clean(text))
+    text = re.sub(r"\s+([,.;:)\]])|([(\[])\s+", r"\1\2", text)
+    return fold(text)
+
+
+def _match(pred: list[tuple[str, set[str]]], gold: list[tuple[str, set[str]]]) -> Score:
+    """Greedy one-to-one matching of (label, keys) items; keys are alternative names."""
+    used = [False] * len(gold)
+    tp = 0
+    for plabel, pkeys in pred:
+        for i, (glabel, gkeys) in enumerate(gold):
+            if not used[i] and plabel == glabel and pkeys & gkeys:
+                used[i] = True
+                tp += 1
+                break
+    return Score(tp, len(pred) - tp, len(gold) - tp)
+
+
+# ---------------------------------------------------------------- SciER sentences
+
+
+def read_scier(path: Path) -> list[dict]:
+    rows = []
+    with Path(path).open(encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    raise InputError(f"{path}:{no}: bad JSON in SciER gold") from None
+    if rows and ("sentence" not in rows[0] or "ner" not in rows[0]):
+        raise InputError(f"{path}: not SciER sentence gold (needs 'sentence' and 'ner')")
+    return rows
+
+
+def detokenize(sentence: str) -> str:
+    """SciER sentences are space-tokenised; undo the spacing around punctuation."""
+    s = re.sub(r"\s+([,.;:!?)\]}%])", r"\1", sentence)
+    s = re.sub(r"([(\[{])\s+", r"\1", s)
+    return re.sub(r"\s*-\s*(?=\w)", "-", s)
+
+
+def score_scier(rows: list[dict], extractions: Iterable[Extraction]) -> dict[str, Any]:
+    per: dict[str, Score] = defaultdict(Score)
+    errors: Counter = Counter()
+    for row, ex in zip(rows, extractions, strict=True):
+        gold = [(lab, {norm(txt)}) for txt, lab in row["ner"]]
+        pred = []
+        for e in ex.entities:
+            lab = SCIER_MAP.get(e.type)
+            if lab is None:
+                continue
+            for m in {m.text for m in e.mentions}:
+                pred.append((lab, {norm(m)}))
+        pred = list({(lab, frozenset(k)): (lab, k) for lab, k in pred}.values())
+        gold = list({(lab, frozenset(k)): (lab, k) for lab, k in gold}.values())
+        for lab in ("Method", "Task", "Dataset"):
+            s = _match([p for p in pred if p[0] == lab], [g for g in gold if g[0] == lab])
+            per[lab].add(s)
+        gk = {(lab, next(iter(k))) for lab, k in gold}
+        for lab, k in pred:
+            key = next(iter(k))
+            if (lab, key) not in gk:
+                other = [g for g in gk if g[1] == key]
+                errors["wrong label" if other else "spurious (not in gold)"] += 1
+        pk = {(lab, next(iter(k))) for lab, k in pred}
+        for lab, key in gk:
+            if (lab, key) not in pk and not any(p[1] == key for p in pk):
+                partial = any(key in p[1] or p[1] in key for p in pk)
+                errors["boundary mismatch" if partial else f"missed {lab}"] += 1
+    return _report(per, errors)
+
+
+def scier_papers(rows: list[dict]) -> list[Paper]:
+    return [Paper(id=f"scier-{i}", abstract=clean(detokenize(r["sentence"]))) for i, r in enumerate(rows)]
+
+
+# ---------------------------------------------------------------- paper-level gold
+
+
+def read_paper_gold(path: Path, split: str | None = None) -> list[dict]:
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    if rows and "entities" not in rows[0]:
+        raise InputError(f"{path}: not paper-level gold (needs 'entities')")
+    return [r for r in rows if split in (None, "all") or r.get("split") == split]
+
+
+def gold_papers(rows: list[dict], papers_dir: Path) -> list[Paper]:
+    """Read the gold papers' titles and abstracts from the shared paper lists."""
+    from kg.readers import ReadReport, read_papers
+
+    wanted = defaultdict(set)
+    for r in rows:
+        wanted[r["source"]].add(r["id"])
+    found: dict[str, Paper] = {}
+    for source, ids in wanted.items():
+        path = Path(papers_dir) / source
+        if not path.exists():
+            raise InputError(f"{path}: paper list for the gold set not found; pass --papers DIR")
+        for p in read_papers([str(path)], ReadReport()):
+            if p.id in ids:
+                found[p.id] = p
+    missing = [r["id"] for r in rows if r["id"] not in found]
+    if missing:
+        raise InputError(f"gold papers not found in {papers_dir}: {', '.join(missing[:5])}")
+    return [found[r["id"]] for r in rows]
+
+
+def _keys(name: str, aliases: Iterable[str]) -> set[str]:
+    return {norm(name)} | {norm(a) for a in aliases}
+
+
+def score_papers(rows: list[dict], extractions: Iterable[Extraction]) -> dict[str, Any]:
+    """Typed entities, PROPOSES, repositories and entity-to-entity relations per paper."""
+    per: dict[str, Score] = defaultdict(Score)
+    proposes, repos, rels = Score(), Score(), Score()
+    errors: Counter = Counter()
+    examples: dict[str, list[str]] = defaultdict(list)
+    for row, ex in zip(rows, extractions, strict=True):
+        gold = [(g["label"], _keys(g["name"], g.get("aliases", ()))) for g in row["entities"]]
+        ents = [e for e in ex.entities if e.type != "Repository"]
+        pred = [(e.type, _keys(e.name, e.aliases)) for e in ents]
+        for lab in {g[0] for g in gold} | {p[0] for p in pred}:
+            per[lab].add(_match([p for p in pred if p[0] == lab], [g for g in gold if g[0] == lab]))
+        _errors(row, gold, pred, ents, errors, examples)
+        name_of = {e.id: e for e in ex.entities}
+        gkeys = {g["name"]: _keys(g["name"], g.get("aliases", ())) for g in row["entities"]}
+        pp = [("P", _keys(name_of[r.target].name, name_of[r.target].aliases))
+              for r in ex.relations if r.type == "PROPOSES" and r.target in name_of]
+        gp = [("P", gkeys.get(n, {norm(n)})) for n in row.get("proposes", [])]
+        proposes.add(_match(pp, gp))
+        pr = [("R", {norm(e.name)}) for e in ex.entities if e.type == "Repository"]
+        repos.add(_match(pr, [("R", {norm(u)}) for u in row.get("repositories", [])]))
+        prel = [(r.type, {f"{k}|{t}" for k in _keys(name_of[r.source].name, name_of[r.source].aliases)
+                          for t in _keys(name_of[r.target].name, name_of[r.target].aliases)})
+                for r in ex.relations if r.source in name_of and r.target in name_of
+                and r.type in ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES", "COMPARED_WITH", "OUTPERFORMS")]
+        prel = [("COMPARED_WITH" if t == "OUTPERFORMS" else t, k) for t, k in prel]
+        grel = [(g["type"], {f"{k}|{t}" for k in gkeys.get(g["source"], {norm(g["source"])})
+                             for t in gkeys.get(g["target"], {norm(g["target"])})})
+                for g in row.get("relations", [])]
+        rels.add(_match(prel, grel))
+    out = _report(per, errors)
+    out["proposes"] = proposes.to_json()
+    out["repositories"] = repos.to_json()
+    out["relations"] = rels.to_json()
+    out["error_examples"] = {k: v[:5] for k, v in examples.items()}
+    return out
+
+
+def _errors(row, gold, pred, ents, errors: Counter, examples) -> None:
+    gall = set().union(*[k for _, k in gold]) if gold else set()
+    pall = set().union(*[k for _, k in pred]) if pred else set()
+    for (lab, keys), e in zip(pred, ents, strict=True):
+        if not any(lab == gl and keys & gk for gl, gk in gold):
+            if keys & gall:
+                kind = f"wrong label ({lab} for {next(gl for gl, gk in gold if keys & gk)})"
+            elif any(k in g or g in k for k in keys for g in gall):
+                kind = "boundary mismatch"
+            else:
+                kind = f"spurious {lab}"
+            errors[kind] += 1
+            examples[kind].append(f"{row['id']}: {e.name}")
+    for lab, keys in gold:
+        if not keys & pall and not any(k in p or p in k for k in keys for p in pall):
+            kind = f"missed {lab}"
+            errors[kind] += 1
+            examples[kind].append(f"{row['id']}: {sorted(keys)[0]}")
+
+
+def _report(per: dict[str, Score], errors: Counter) -> dict[str, Any]:
+    micro = Score()
+    for s in per.values():
+        micro.add(s)
+    return {"labels": {k: per[k].to_json() for k in sorted(per)}, "micro": micro.to_json(),
+            "errors": dict(errors.most_common(10))}

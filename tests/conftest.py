@@ -1,0 +1,46 @@
+"""Shared paths and fixtures. Tests run offline; the shared paper lists are read from
+``../shared/data`` beside the repository (present in CI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+PAPERS = SHARED / "papers"
+SEED = PAPERS / "icml2026-seed.txt"
+SAMPLE = ROOT / "examples" / "sample.txt"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    return path
+
+
+@pytest.fixture(scope="session")
+def extractor():
+    from kg.extract import Extractor
+
+    return Extractor()
+
+
+@pytest.fixture(scope="session")
+def sample_graph_dir(tmp_path_factory) -> Path:
+    """A graph folder built from examples/sample.txt."""
+    from kg.build import build
+
+    out = tmp_path_factory.mktemp("sample-graph")
+    build([str(SAMPLE)], out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def seed_build(tmp_path_factory):
+    """The ICML 2026 seed list built end to end."""
+    from kg.build import build
+
+    out = tmp_path_factory.mktemp("seed-graph")
+    return build([str(need(SEED))], out)

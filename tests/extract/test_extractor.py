@@ -1,0 +1,60 @@
+from kg.records import Paper
+
+
+def run(extractor, text, pid="p"):
+    return extractor.extract(Paper(id=pid, abstract=text))
+
+
+def by_name(ex):
+    return {e.name: e for e in ex.entities}
+
+
+def test_mentions_index_the_printed_abstract(extractor):
+    text = "We propose FooNet, a framework for image classification with Qwen3-8B (see https://github.com/a/b)."
+    ex = run(extractor, text)
+    for e in ex.entities:
+        for m in e.mentions:
+            assert ex.paper.abstract[m.start:m.end] == m.text
+    for r in ex.relations:
+        if r.evidence:
+            assert ex.paper.abstract[r.evidence.start:r.evidence.end] == r.evidence.text
+
+
+def test_proposal_acronym_and_appositive(extractor):
+    ex = run(extractor, "Motivated by this, we propose Explore-Then-Exploit (ETE), a training-free decoding "
+                        "strategy. ETE integrates with KV caching.")
+    ents = by_name(ex)
+    ete = ents["Explore-Then-Exploit"]
+    assert ete.type == "Method" and ete.id == "method:explore-then-exploit" and ete.aliases == ("ETE",)
+    assert [m.text for m in ete.mentions] == ["Explore-Then-Exploit", "ETE", "ETE"]
+    props = [r for r in ex.relations if r.type == "PROPOSES"]
+    assert [(r.source, r.target) for r in props] == [("p", "method:explore-then-exploit")]
+    assert props[0].rule.startswith("proposal:") and 0 < props[0].confidence <= 1
+
+
+def test_generic_phrases_are_not_entities(extractor):
+    ex = run(extractor, "In this paper, we propose a novel method that shows strong potential. "
+                        "Our method and the model outperform this paper's baselines.")
+    names = {e.name.lower() for e in ex.entities}
+    assert not names & {"our method", "this paper", "strong potential", "the model", "a novel method"}
+    assert not [r for r in ex.relations if r.type == "PROPOSES"]
+
+
+def test_models_link_to_their_family(extractor):
+    ex = run(extractor, "We fine-tune Qwen3-8B and Qwen2.5-VL-7B.")
+    ents = by_name(ex)
+    assert ents["Qwen3-8B"].type == "Model" and dict(ents["Qwen3-8B"].props)["size"] == "8B"
+    assert dict(ents["Qwen2.5-VL-7B"].props) == {"family": "Qwen2.5", "size": "7B", "variant": "VL"}
+    variant = {(r.source, r.target) for r in ex.relations if r.type == "VARIANT_OF"}
+    assert ("model:qwen3-8b", "model:qwen3") in variant
+
+
+def test_comparison(extractor):
+    ex = run(extractor, "We propose DraftMixer, a decoding method. DraftMixer outperforms EAGLE-2 and Medusa.")
+    outp = {(r.source, r.target) for r in ex.relations if r.type == "OUTPERFORMS"}
+    assert ("method:draftmixer", "method:eagle-2") in outp and ("method:draftmixer", "method:medusa") in outp
+
+
+def test_record_github_becomes_repository(extractor):
+    ex = extractor.extract(Paper(id="g", abstract="We study things.", github="https://github.com/x/y"))
+    assert [(r.type, r.target) for r in ex.relations] == [("HAS_CODE", "repository:github-com-x-y")]

@@ -1,0 +1,49 @@
+from kg.extract.patterns import (
+    ModelFinder,
+    find_acronyms,
+    find_urls,
+    is_name_shaped,
+    long_form,
+    normalize_url,
+)
+
+FAMILIES = {"Qwen3": "Qwen3", "Qwen2.5": "Qwen2.5", "Llama 2": "Llama 2", "Llama-2": "Llama 2",
+            "OLMo-2": "OLMo 2", "OLMo 2": "OLMo 2", "BERT": "BERT"}
+
+
+def models(text):
+    return [(f.name, dict(f.props)) for f in ModelFinder(FAMILIES).find(text)]
+
+
+def test_model_names_split_into_parts():
+    assert models("we train Qwen2.5-VL-7B and Qwen3-8B") == [
+        ("Qwen2.5-VL-7B", {"family": "Qwen2.5", "size": "7B", "variant": "VL"}),
+        ("Qwen3-8B", {"family": "Qwen3", "size": "8B"}),
+    ]
+    assert models("Qwen3-235B-A22B") == [("Qwen3-235B-A22B", {"family": "Qwen3", "size": "235B", "variant": "A22B"})]
+    assert models("OLMo-2-1B") == [("OLMo-2-1B", {"family": "OLMo 2", "size": "1B"})]
+    assert models("Llama 2 13B") == [("Llama 2 13B", {"family": "Llama 2", "size": "13B"})]
+    assert models("the BERT encoder") == [("BERT", {})]
+    assert models("Vicuna-13B") == [("Vicuna-13B", {"family": "Vicuna", "size": "13B"})]
+
+
+def test_urls():
+    text = "Code: https://github.com/sxu-yaokx/HHCL. Page at \\url{x} https://mercerai.github.io/MVISTA-4D/)."
+    assert [u.name for u in find_urls(text)] == ["github.com/sxu-yaokx/HHCL", "mercerai.github.io/MVISTA-4D"]
+    assert normalize_url("https://www.GitHub.com/a/b.git/") == "github.com/a/b"
+
+
+def test_acronym_long_forms():
+    assert long_form("SAM", "three approaches: Sharpness-Aware Minimization") == "Sharpness-Aware Minimization"
+    assert long_form("MoE", "leverages the mixture-of-experts") == "mixture-of-experts"
+    assert long_form("OAK", "we propose the Optimizer Aware Kernel") == "Optimizer Aware Kernel"
+    assert long_form("XYZ", "nothing matches here") is None
+    text = "Large Language Models (LLMs) and (i) not this (e.g. nor this)"
+    assert [(a.long, a.short) for a in find_acronyms(text, [(0, len(text))])] == [("Large Language Models", "LLMs")]
+
+
+def test_name_shapes():
+    for w in ["SpecForge", "EAGLE-3", "Retro-Expert", "H²CL", "HeRL", "LpJEPA", "Explore-Then-Exploit"]:
+        assert is_name_shaped(w), w
+    for w in ["RGBD", "KL-regularized", "target-draft", "Transformer", "GPUs", "COVID-19", "x86"]:
+        assert not is_name_shaped(w), w

@@ -1,0 +1,63 @@
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli import app
+
+from .conftest import SAMPLE
+
+runner = CliRunner()
+
+
+def test_every_command_has_help_with_an_example():
+    import typer
+
+    commands = typer.main.get_command(app).commands
+    assert {"build", "extract", "stats"} <= set(commands)
+    for name in sorted(commands):
+        res = runner.invoke(app, [name, "--help"])
+        assert res.exit_code == 0, name
+        assert "Example:" in res.output, f"{name} --help lacks an example"
+
+
+def test_build_and_stats_json(tmp_path):
+    res = runner.invoke(app, ["build", str(SAMPLE), "-o", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["stats", "-g", str(tmp_path), "--json"])
+    s = json.loads(res.stdout)
+    assert s["coverage"]["papers"] == 8
+
+
+def test_extract_jsonl_contract(tmp_path):
+    res = runner.invoke(app, ["extract", str(SAMPLE)])
+    assert res.exit_code == 0
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 8
+    for row in rows:
+        assert set(row) >= {"paper", "entities", "relations"}
+        text = row["paper"]["abstract"]
+        for e in row["entities"]:
+            assert set(e) >= {"id", "type", "name", "aliases", "mentions"}
+            for m in e["mentions"]:
+                assert text[m["start"]:m["end"]] == m["text"]
+
+
+def test_skipped_records_give_exit_1_and_missing_graph_exit_2(tmp_path):
+    bad = tmp_path / "x.jsonl"
+    bad.write_text('{"id": "a", "abstract": "We propose FooNet, a method."}\n{broken\n')
+    res = runner.invoke(app, ["build", str(bad), "-o", str(tmp_path / "g")])
+    assert res.exit_code == 1
+    assert "x.jsonl:2" in res.output and "skipped 1 record" in res.output
+    res = runner.invoke(app, ["stats", "-g", str(tmp_path / "none")])
+    assert res.exit_code != 0
+
+
+@pytest.mark.parametrize("args", [["stats", "-g", "/nonexistent/graph"]])
+def test_errors_are_one_line_without_traceback(args):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("kg: error:")

@@ -1,0 +1,34 @@
+from kg.extract.lexicon import LexEntry, Lexicon
+from kg.records import Entity, Extraction, Paper
+from kg.resolve import resolve
+
+
+def ex(pid, *entities):
+    return Extraction(Paper(pid, "x"), tuple(entities))
+
+
+def test_label_conflicts_and_acronyms_merge():
+    lex = Lexicon([LexEntry("Technique", "transformer")])
+    exs = [
+        ex("a", Entity("method:transformer", "Method", "Transformer"),
+           Entity("method:rectified-matching", "Method", "Rectified Matching", ("RMReg",))),
+        ex("b", Entity("technique:transformer", "Technique", "transformer"),
+           Entity("method:rmreg", "Method", "RMReg")),
+    ]
+    ents, remap = resolve(exs, lex)
+    assert remap == {"method:transformer": "technique:transformer", "method:rmreg": "method:rectified-matching"}
+    assert ents["technique:transformer"].name == "transformer"
+    assert ents["technique:transformer"].papers == {"a", "b"}
+    assert ents["method:rectified-matching"].aliases == ["RMReg"]
+
+
+def test_resolving_twice_changes_nothing():
+    exs = [ex("a", Entity("technique:rl", "Technique", "reinforcement learning", ("RL",))),
+           ex("b", Entity("technique:rl", "Technique", "Reinforcement Learning"))]
+    ents, _ = resolve(exs)
+    again = [ex(p, *[Entity(e.id, e.label, e.name, tuple(e.aliases)) for e in ents.values() if p in e.papers])
+             for p in ("a", "b")]
+    ents2, remap2 = resolve(again)
+    assert remap2 == {}
+    assert {k: (v.label, v.name, v.aliases) for k, v in ents.items()} == \
+        {k: (v.label, v.name, v.aliases) for k, v in ents2.items()}

@@ -1,3 +1,4 @@
+import contextlib
 import json
 
 from kg.build import build
@@ -48,9 +49,7 @@ def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(graph_mod, "graph_lines", boom)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         build([str(need(SEED))], tmp_path)
-    except KeyboardInterrupt:
-        pass
     assert (tmp_path / GRAPH_FILE).read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

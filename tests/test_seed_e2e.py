@@ -58,7 +58,7 @@ def test_shared_concepts_are_one_node(seed_build):
 
 def test_provenance_on_every_extracted_edge(seed_build):
     G = seed_build.graph
-    for u, v, d in G.edges(data=True):
+    for _u, _v, d in G.edges(data=True):
         if d["type"] in ("PUBLISHED_IN", "AUTHORED", "BROADER") or d["rule"] == "lexicon":
             continue
         assert d["paper"] and d["rule"] and 0 < d["confidence"] <= 1

@@ -95,6 +95,8 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
             attrs = {"type": r.type, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
             if r.evidence is not None:
                 attrs.update(evidence=r.evidence.text, start=r.evidence.start, end=r.evidence.end)
+                if r.evidence.field != "abstract":
+                    attrs["field"] = r.evidence.field
             G.add_edge(src, dst, key=key, **attrs)
     if lexicon is not None:
         add_taxonomy(G, lexicon)

@@ -10,7 +10,7 @@ everything downstream (resolution, graph, sinks) reads only these.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 LABELS = (
@@ -74,20 +74,35 @@ class Paper:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A span of ``paper.abstract``: ``abstract[start:end] == text``."""
+    """A span of the paper's text: ``abstract[start:end] == text``, or of the title when
+    ``field == "title"``."""
 
     text: str
     start: int
     end: int
+    field: str = "abstract"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"text": self.text, "start": self.start, "end": self.end}
+        if self.field != "abstract":
+            d["field"] = self.field
+        return d
 
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """The sentence that supports a relation, with its offsets in the abstract."""
+    """The sentence that supports a relation, with its offsets in the abstract (or title)."""
 
     text: str
     start: int
     end: int
+    field: str = "abstract"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"text": self.text, "start": self.start, "end": self.end}
+        if self.field != "abstract":
+            d["field"] = self.field
+        return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +122,7 @@ class Entity:
             "type": self.type,
             "name": self.name,
             "aliases": list(self.aliases),
-            "mentions": [asdict(m) for m in self.mentions],
+            "mentions": [m.to_json() for m in self.mentions],
         }
         if self.props:
             d["props"] = dict(self.props)
@@ -139,7 +154,7 @@ class Relation:
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type, "source": self.source, "target": self.target}
         if self.evidence is not None:
-            d["evidence"] = asdict(self.evidence)
+            d["evidence"] = self.evidence.to_json()
         d["confidence"] = self.confidence
         d["rule"] = self.rule
         return d

@@ -17,6 +17,23 @@ from pathlib import Path
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
 LEXICON_DIR = SCHEMA_DIR / "lexicons"
 
+# RDF: the ontology namespace (``kg:``) and the prefixes the CURIEs below expand with; the
+# same table serves the exports, the generated ontology and the SPARQL queries.
+RDF_NAMESPACE = "https://w3id.org/kg/ontology#"
+RDF_PREFIXES = {
+    "kg": RDF_NAMESPACE,
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "schema": "https://schema.org/",
+    "dcterms": "http://purl.org/dc/terms/",
+    "prov": "http://www.w3.org/ns/prov#",
+    "fabio": "http://purl.org/spar/fabio/",
+    "void": "http://rdfs.org/ns/void#",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Prop:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 
 from kg.records import Extraction, Paper
@@ -27,19 +28,28 @@ class Extractor:
     def extract(self, paper: Paper) -> Extraction:
         from kg.extract.adapter import doc_to_extraction
 
-        return doc_to_extraction(self.nlp(paper.abstract), paper)
+        return doc_to_extraction(self.nlp(paper.abstract), paper,
+                                 self.nlp(paper.title) if paper.title else None)
 
     def extract_all(self, papers: Iterable[Paper],
                     progress: Callable[[int], None] | None = None) -> Iterator[Extraction]:
         """Extract papers in order with ``nlp.pipe`` batching, in this process."""
         from kg.extract.adapter import doc_to_extraction
 
-        stream = ((p.abstract, p) for p in papers)
-        with self.nlp.memory_zone() if hasattr(self.nlp, "memory_zone") else _null():
-            for doc, paper in self.nlp.pipe(stream, as_tuples=True, batch_size=self.batch_size):
-                yield doc_to_extraction(doc, paper)
-                if progress:
-                    progress(1)
+        it = iter(papers)
+        while True:
+            batch = list(islice(it, self.batch_size * 4))
+            if not batch:
+                return
+            with self.nlp.memory_zone() if hasattr(self.nlp, "memory_zone") else _null():
+                docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
+                titled = [p.title for p in batch if p.title]
+                tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
+                out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None)
+                       for doc, p in zip(docs, batch, strict=True)]
+            yield from out
+            if progress:
+                progress(len(out))
 
 
 class _null:

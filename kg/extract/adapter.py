@@ -26,12 +26,20 @@ def make_id(label: str, name: str) -> str:
     return entity_id(label, fold(name) or name)
 
 
-def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
+def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> Extraction:
+    """Turn the annotated abstract (and title) into the paper's Extraction record."""
     text = doc.text
-    info = doc.user_data.get("kg_info", {})
-    offsets = doc.user_data.get("kg_offsets", {})
-    proposed = doc.user_data.get("kg_proposed", {})
+    proposed = dict(doc.user_data.get("kg_proposed", {}))
     sents = [(s.start_char, s.end_char) for s in doc.sents]
+    title = title_doc.text if title_doc is not None else ""
+    if title_doc is not None:
+        from kg.extract.relations import title_proposal
+
+        tp = title_proposal(title_doc)
+        if tp is not None:
+            proposed.setdefault(tp[0], (tp[1], "title-colon", (0, len(title))))
+        for key, val in title_doc.user_data.get("kg_proposed", {}).items():
+            proposed.setdefault(key, val)
 
     def sentence_of(pos: int) -> tuple[int, int]:
         for s0, s1 in sents:
@@ -39,22 +47,34 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
                 return s0, s1
         return 0, len(text)
 
+    def evidence(m: Mention) -> Evidence:
+        if m.field == "title":
+            return Evidence(title, 0, len(title), "title")
+        s0, s1 = sentence_of(m.start)
+        return Evidence(text[s0:s1], s0, s1)
+
     # group mentions into entities (label may be overridden by what the paper proposes)
     groups: dict[str, dict] = {}
-    for sp in doc.spans.get("kg", []):
-        start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
-        key = (sp.label_, sp.kb_id_)
-        label = proposed[key][0] if key in proposed else sp.label_
-        eid = make_id(label, sp.kb_id_)
-        g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,
-                                     "aliases": set(), "mentions": [], "keys": set(), "props": {}})
-        g["keys"].add(key)
-        g["mentions"].append(Mention(text[start:end], start, end))
-        g["aliases"] |= info.get(key, {}).get("aliases", set())
-        g["props"].update(info.get(key, {}).get("props", {}))
-        surface = text[start:end]
-        if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
-            g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
+    for d, field in ((doc, "abstract"), (title_doc, "title")):
+        if d is None:
+            continue
+        info = d.user_data.get("kg_info", {})
+        offsets = d.user_data.get("kg_offsets", {})
+        for sp in d.spans.get("kg", []):
+            start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
+            key = (sp.label_, sp.kb_id_)
+            label = proposed[key][0] if key in proposed else sp.label_
+            eid = make_id(label, sp.kb_id_)
+            g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,
+                                         "aliases": set(), "mentions": [], "keys": set(), "props": {}})
+            g["keys"].add(key)
+            surface = d.text[start:end]
+            g["mentions"].append(Mention(surface, start, end, field))
+            g["aliases"] |= info.get(key, {}).get("aliases", set())
+            for k, v in info.get(key, {}).get("props", {}).items():
+                g["props"].setdefault(k, v)
+            if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
+                g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
     key_to_id = {k: eid for eid, g in groups.items() for k in g["keys"]}
 
     entities: list[Entity] = []
@@ -73,13 +93,13 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     for eid, family, m in variant_of:  # model -> family, with the family as an entity too
         fid = make_id("Model", family)
         if fid not in groups:
-            fm = Mention(family, m.start, m.start + len(family)) \
-                if text[m.start : m.start + len(family)] == family else None
+            src = title if m.field == "title" else text
+            fm = Mention(family, m.start, m.start + len(family), m.field) \
+                if src[m.start : m.start + len(family)] == family else None
             entities.append(Entity(fid, "Model", family, (), (fm,) if fm else ()))
             groups[fid] = {"label": "Model", "rule": "model-name"}
             derived.add(fid)
-        s0, s1 = sentence_of(m.start)
-        relations.append(Relation("VARIANT_OF", eid, fid, Evidence(text[s0:s1], s0, s1), 0.95, "model-name"))
+        relations.append(Relation("VARIANT_OF", eid, fid, evidence(m), 0.95, "model-name"))
 
     proposed_ids: dict[str, tuple[str, tuple[int, int]]] = {}
     for key, (_label, rule, sent) in proposed.items():
@@ -90,12 +110,11 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     for e in entities:
         if not e.mentions or e.id in derived:
             continue
-        first = e.mentions[0]
-        s0, s1 = sentence_of(first.start)
-        ev = Evidence(text[s0:s1], s0, s1)
+        ev = evidence(e.mentions[0])
         if e.id in proposed_ids:
             rule, (p0, p1) = proposed_ids[e.id]
-            relations.append(Relation("PROPOSES", paper.id, e.id, Evidence(text[p0:p1], p0, p1), 0.9, rule))
+            pev = Evidence(title, 0, len(title), "title") if rule == "title-colon" else Evidence(text[p0:p1], p0, p1)
+            relations.append(Relation("PROPOSES", paper.id, e.id, pev, 0.9 if rule != "title-colon" else 0.85, rule))
             continue
         rule = groups[e.id]["rule"]
         relations.append(Relation(MENTION_RELATION[e.type], paper.id, e.id, ev,
@@ -103,12 +122,14 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
 
     # the proposed entity relates to what shares a sentence with it
     for pid in sorted(proposed_ids):
-        p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions}
+        p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions if m.field == "abstract"}
         done: set[tuple[str, str]] = set()
         for e in entities:
             if e.id == pid or e.id in derived or e.type == "Repository" and len(proposed_ids) > 1:
                 continue
             for m in e.mentions:
+                if m.field != "abstract":
+                    continue
                 s = sentence_of(m.start)
                 if s in p_sents and (e.id, s) not in done:
                     done.add((e.id, s))
@@ -120,9 +141,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         if len(proposed_ids) == 1:
             for e in entities:
                 if e.type == "Repository" and not any(r.source == pid and r.target == e.id for r in relations):
-                    m = e.mentions[0]
-                    s0, s1 = sentence_of(m.start)
-                    relations.append(Relation("HAS_CODE", pid, e.id, Evidence(text[s0:s1], s0, s1),
+                    relations.append(Relation("HAS_CODE", pid, e.id, evidence(e.mentions[0]),
                                               0.8, "single-proposal"))
 
     for kind, skey, okey, (s0, s1) in doc.user_data.get("kg_compared", []):

@@ -69,15 +69,19 @@ _PART = (r"(?:" + _SIZE + r"|A\d+(?:\.\d+)?B|v?\d+(?:\.\d+)*[a-z]?|VL|Instruct|C
 _TAIL = r"(?:(?:[-_]|(?<=[A-Za-z])(?=\d))" + _PART + r"|\s(?=" + _SIZE + r"\b)" + _SIZE + r")*"
 _GENERIC_MODEL = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]{2,}\d*(?:\.\d+)?(?:-[A-Z][A-Za-z]+)?)-(" + _SIZE + r")(?![\w-])")
 _SIZE_RE = re.compile(r"^" + _SIZE + r"$")
+_VARIANT_WORD = re.compile(r"^(?:VL|Instruct|Chat|Base|Coder|Math|Mini|Pro|Turbo|Flash|Omni|Vision|Audio|Lite|Nano)$")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 
 
 class ModelFinder:
     """Finds model names that start with a known family and parses their parts."""
 
-    def __init__(self, families: dict[str, str]):
-        """``families`` maps each surface form of a family to its canonical family name."""
+    def __init__(self, families: dict[str, str], parents: dict[str, str] | None = None):
+        """``families`` maps each surface form of a family to its canonical family name;
+        ``parents`` maps a family to its broader family (``Qwen2.5-VL`` -> ``Qwen2.5``), so a
+        family that is its parent plus a variant word is split into the two."""
         self.families = families
+        self.parents = parents or {}
         alts = sorted(families, key=len, reverse=True)
         body = "|".join(re.escape(a).replace(r"\-", "[-\\s]").replace(r"\ ", "[-\\s]") for a in alts)
         self._re = re.compile(r"(?<![\w.-])(" + body + r")(" + _TAIL + r")(?![\w])") if alts else None
@@ -90,6 +94,11 @@ class ModelFinder:
                 fam_surface, tail = m.group(1), m.group(2)
                 family = self._canon.get(re.sub(r"[-\s]", " ", fam_surface), fam_surface)
                 seen.add(m.start())
+                parent = self.parents.get(family)
+                if parent and family.startswith(parent + "-") and _VARIANT_WORD.match(family[len(parent) + 1 :]) \
+                        and fam_surface.startswith(parent):
+                    fam_surface, tail = parent, fam_surface[len(parent):] + tail
+                    family = parent
                 yield self._parse(m.start(), m.end(), m.group(0), family, fam_surface, tail)
         for m in _GENERIC_MODEL.finditer(text):
             if m.start() not in seen:
@@ -170,8 +179,24 @@ class Acronym:
     short: str
 
 
+def leading_long_form(sf: str, after: str) -> str | None:
+    """The reverse case, ``SF (Long Form)`` or ``SF: Long Form``: the longest prefix of
+    ``after`` (up to a few words more than the acronym has letters) whose words spell ``sf``."""
+    words = after.split()
+    best = None
+    n = len([c for c in acronym_core(sf) if c.isalnum()])
+    for k in range(2, min(len(words), n + 3) + 1):
+        cand = " ".join(words[:k]).rstrip(",;:.)")
+        if cand and cand[0].lower() == acronym_core(sf)[0].lower() and long_form(sf, cand) == cand:
+            best = cand
+    return best
+
+
+_LONG_IN_PARENS = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{1,11})\s*\(([A-Za-z][^()]{4,80})\)")
+
+
 def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acronym]:
-    """``Long Form (LF)`` definitions, within sentences given as (start, end) offsets."""
+    """``Long Form (LF)`` and ``LF (Long Form)`` definitions within sentences ((start, end))."""
     for s0, s1 in sentences:
         sent = text[s0:s1]
         for m in _SHORT.finditer(sent):
@@ -183,6 +208,14 @@ def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[A
                 continue
             lf_end = s0 + len(sent[: m.start()].rstrip())
             yield Acronym(lf_end - len(lf), lf_end, lf, s0 + m.start(1), s0 + m.end(1), sf)
+        for m in _LONG_IN_PARENS.finditer(sent):
+            sf, inner = m.group(1), m.group(2)
+            if not _is_short_form(sf) or len(inner.split()) < 2:
+                continue
+            lf = leading_long_form(sf, inner)
+            if lf is not None and lf == inner.strip():
+                start = s0 + m.start(2)
+                yield Acronym(start, start + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
 
 
 # ---------------------------------------------------------------- name-shaped words

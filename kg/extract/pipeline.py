@@ -97,11 +97,14 @@ class PatternFinder:
 
     def __init__(self, lexicon: Lexicon):
         families: dict[str, str] = {}
+        parents: dict[str, str] = {}
         for e in lexicon.entries:
             if e.label == "Model":
                 for s in (e.name, *e.aliases):
                     families.setdefault(s, e.name)
-        self.models = ModelFinder(families)
+                if e.broader:
+                    parents[e.name] = e.broader[0]
+        self.models = ModelFinder(families, parents)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
@@ -192,7 +195,7 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
     return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 
-_PRIORITY = {"url": 6, "acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1}
+_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1}
 
 
 class EntityMerger:
@@ -227,6 +230,7 @@ class EntityMerger:
                 or self.lexicon.lookup(acronym_core(ac.short))
             if entry is not None and entry.label == "Model":
                 continue
+            rule = "lexicon-acronym" if entry is not None else "acronym"
             if entry is not None:
                 label, name = entry.label, entry.name
             else:
@@ -234,11 +238,12 @@ class EntityMerger:
                 name = canonical_long_form(ac.long, label)
             core = acronym_core(ac.short)
             info.setdefault((label, name), {}).setdefault("aliases", set()).add(core)
-            cands.append((ac.long_start, ac.long_end, label, name, "acronym"))
-            cands.append((ac.short_start, ac.short_end, label, name, "acronym"))
+            cands.append((ac.long_start, ac.long_end, label, name, rule))
+            cands.append((ac.short_start, ac.short_end, label, name, rule))
             for m in re.finditer(r"(?<![\w-])" + re.escape(core) + r"s?(?![\w-])", text):
-                cands.append((m.start(), m.end(), label, name, "acronym"))
-        cands = [c for c in cands if fold(c[3]) not in self.stoplist]
+                cands.append((m.start(), m.end(), label, name, rule))
+        cands = [c for c in cands if fold(c[3]) not in self.stoplist and not (
+            c[4] == "lexicon" and c[0] >= 2 and text[c[0] - 1] == "-" and text[c[0] - 2].isalnum())]
         cands.sort(key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
         taken = bytearray(len(text) + 1)
         chosen = []

@@ -35,6 +35,7 @@ APPOSITIVE_HEADS = {
     "metric": "Metric", "measure": "Metric", "score": "Metric",
 }
 _NAMEABLE_RULES = {"name-shape", "acronym", "lexicon", "new-name"}
+NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub"}
 
 
 def _appositive(doc: Doc, span: Span) -> str | None:
@@ -92,8 +93,7 @@ def find_relations(doc: Doc) -> Doc:
                 break
             sp = by_token.get(j)
             if sp is not None:
-                if sp.id_ in _NAMEABLE_RULES and (sp.id_ != "lexicon" or sp.label_ in ("Method", "Dataset", "Software")) \
-                        and (sp.id_ != "acronym" or sp.label_ not in ("Technique", "Task") or sp.kb_id_[:1].isupper()):
+                if sp.id_ in _NAMEABLE_RULES and (sp.id_ != "lexicon" or sp.label_ in ("Method", "Dataset", "Software")):
                     propose(sp, trigger)
                     break
                 j = sp.end
@@ -108,6 +108,30 @@ def find_relations(doc: Doc) -> Doc:
                 propose(sp, trigger)
                 break
             j += 1
+    for tok in doc:  # "a framework, named UP2ME", "an algorithm called ATP"
+        if tok.lower_ not in NAMING or tok.i + 1 >= len(doc):
+            continue
+        j = tok.i + 1
+        while j < min(tok.i + 3, len(doc)) and doc[j].lower_ in {"as", "the", "a", "an", "it", '"', "'"}:
+            j += 1
+        sp = by_token.get(j)
+        back = doc[max(tok.sent.start, tok.i - 25) : tok.i]
+        if sp is not None and sp.start == j and sp.id_ in _NAMEABLE_RULES and sp.label_ not in ("Task",) and (
+                any(t.lower_ in SUBJECTS | TRIGGERS | {"proposed", "novel", "new"} for t in back)):
+            propose(sp, f"proposal:{tok.lower_}")
+        elif sp is None and j < len(doc) and doc[j].is_title and not doc[j].is_sent_start and (
+                any(t.lower_ in SUBJECTS | TRIGGERS | {"proposed", "novel", "new"} for t in back)):
+            k = j
+            while k < min(j + 4, tok.sent.end) and (doc[k].is_title or doc[k].text == "-" or doc[k].is_upper) \
+                    and k not in by_token and doc[k].is_alpha | (doc[k].text == "-"):
+                k += 1
+            if k > j:
+                new_sp = Span(doc, j, k, label="Method", kb_id=doc[j:k].text)
+                new_sp.id_ = "new-name"
+                new_spans.append(new_sp)
+                for t in range(j, k):
+                    by_token[t] = new_sp
+                propose(new_sp, f"proposal:{tok.lower_}")
     for sp in spans:  # appositives define names even without a trigger verb
         if sp.id_ in ("name-shape", "acronym") and (sp.label_, sp.kb_id_) not in proposed \
                 and sp.start == sp.sent.start and _appositive(doc, sp) is not None:
@@ -139,3 +163,46 @@ def find_relations(doc: Doc) -> Doc:
     doc.user_data["kg_proposed"] = proposed
     doc.user_data["kg_compared"] = compared
     return doc
+
+
+_NOT_NAMES = {"towards", "toward", "beyond", "rethinking", "understanding", "revisiting", "on",
+              "when", "why", "how", "what", "learning", "improving", "scaling", "position",
+              "benchmarking", "unlocking", "exploring", "demystifying", "the", "a", "an", "from",
+              "less", "more", "all", "one", "no", "do", "is", "are", "can", "does"}
+_TITLE_NAME = re.compile(r"^\s*([A-Za-z][\w²³¹⁰-⁹+.'-]*(?: [A-Za-z0-9][\w²³¹⁰-⁹+.'-]*){0,2})\s*:\s+(\S.*)$")
+
+
+def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
+    """``SpecForge: Scalable ...`` -> the (label, name) key of the proposed entity and its label.
+
+    Only a coined name counts: a name-shaped word, or one capitalised word that is not an
+    ordinary title opener; multi-word slogans ("Referee Can Play") do not.
+    """
+    from kg.extract.patterns import is_name_shaped
+
+    m = _TITLE_NAME.match(doc.text)
+    if not m:
+        return None
+    name, rest = m.group(1), m.group(2)
+    words = name.split()
+    if words[0].lower() in _NOT_NAMES:
+        return None
+    if not (any(is_name_shaped(w) for w in words) or len(words) == 1 and (
+            words[0][0].isupper() and len(words[0]) > 2 and (words[0][1:].islower() or words[0].isupper()))):
+        return None
+    end = m.end(1)
+    label = "Method"
+    head = rest.lower()
+    for word, lab in APPOSITIVE_HEADS.items():
+        if re.match(r"^(?:a|an|the)?\s*(?:[\w-]+\s+){0,5}" + word + r"s?\b", head):
+            label = lab
+            break
+    for sp in doc.spans.get("kg", []):
+        if sp.start_char == 0 and sp.end_char == end:
+            return (sp.label_, sp.kb_id_), label
+    sp = doc.char_span(0, end, label=label, kb_id=name)
+    if sp is None:
+        return None
+    sp.id_ = "new-name"
+    doc.spans["kg"] = sorted([*doc.spans.get("kg", []), sp], key=lambda s: s.start)
+    return (label, name), label

@@ -63,6 +63,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         for sp in d.spans.get("kg", []):
             start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
             key = (sp.label_, sp.kb_id_)
+            if sp.id_ == "name-weak" and key not in proposed:
+                continue
             label = proposed[key][0] if key in proposed else sp.label_
             eid = make_id(label, sp.kb_id_)
             g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,

@@ -41,12 +41,18 @@ class LexEntry:
 
 
 def case_sensitive(surface: str) -> bool:
-    """Acronym-like surfaces (short, or mostly capitals) match case-sensitively."""
+    """Acronym-like surfaces (short, mostly capitals, or camel-cased like ``ComplEx``) match
+    case-sensitively; ``ImageNet`` must not match "imagenet" any more than ``ComplEx`` "complex".
+
+    >>> case_sensitive("ComplEx"), case_sensitive("MoE"), case_sensitive("speculative decoding")
+    (True, True, False)
+    """
     letters = [c for c in surface if c.isalpha()]
     if not letters:
         return True
     upper = sum(c.isupper() for c in letters)
-    return len(surface) <= 5 and upper > 0 or upper >= 2 and upper * 2 >= len(letters)
+    inner_caps = any(a.isalpha() and a.islower() and b.isupper() for a, b in zip(surface, surface[1:]))
+    return len(surface) <= 5 and upper > 0 or upper >= 2 and upper * 2 >= len(letters) or inner_caps
 
 
 def variants(surface: str, pluralize: bool) -> Iterator[str]:

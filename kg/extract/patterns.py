@@ -246,8 +246,18 @@ def is_name_shaped(word: str) -> bool:
     return bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]", word)) and word[0].isupper()
 
 
+def is_strong_name(word: str) -> bool:
+    """Name-shaped by its letters alone (CamelCase, digits), not just by Capitalised-Hyphens,
+    which title case and sentence starts produce everywhere ("Zero-Shot", "Large-Scale")."""
+    return is_name_shaped(word) and not (
+        "-" in word and not any(_CAMEL.search(p) for p in word.split("-"))
+        and not re.search(r"[A-Za-z]\d|\d[A-Za-z]|[A-Z]-?\d", word)
+        and not all(p.isupper() for p in word.split("-") if p))
+
+
 def find_names(text: str) -> Iterator[Found]:
+    """Coined names; Capitalised-Hyphenated ones are weak (kept only when proposed)."""
     for m in _WORD.finditer(text):
         w = m.group(0)
         if is_name_shaped(w):
-            yield Found(m.start(), m.end(), w, "Method", "name-shape")
+            yield Found(m.start(), m.end(), w, "Method", "name-shape" if is_strong_name(w) else "name-weak")

@@ -195,7 +195,8 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
     return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 
-_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1}
+_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1,
+             "name-weak": 1}
 
 
 class EntityMerger:
@@ -217,7 +218,7 @@ class EntityMerger:
         for sp in doc.spans.get("kg_lexicon", []):
             cands.append((sp.start_char, sp.end_char, sp.label_, sp.kb_id_, "lexicon"))
         for f in doc.user_data.get("kg_found", []):
-            if f.rule == "name-shape":
+            if f.rule in ("name-shape", "name-weak"):
                 entry = self.lexicon.lookup(f.name)
                 if entry is not None and entry.label != "Model":
                     cands.append((f.start, f.end, entry.label, entry.name, "lexicon"))

@@ -34,7 +34,7 @@ APPOSITIVE_HEADS = {
     "package": "Software", "engine": "Software", "simulator": "Software", "platform": "Software",
     "metric": "Metric", "measure": "Metric", "score": "Metric",
 }
-_NAMEABLE_RULES = {"name-shape", "acronym", "lexicon", "new-name"}
+_NAMEABLE_RULES = {"name-shape", "name-weak", "acronym", "lexicon", "new-name"}
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub"}
 
 
@@ -133,7 +133,7 @@ def find_relations(doc: Doc) -> Doc:
                     by_token[t] = new_sp
                 propose(new_sp, f"proposal:{tok.lower_}")
     for sp in spans:  # appositives define names even without a trigger verb
-        if sp.id_ in ("name-shape", "acronym") and (sp.label_, sp.kb_id_) not in proposed \
+        if sp.id_ in ("name-shape", "name-weak", "acronym") and (sp.label_, sp.kb_id_) not in proposed \
                 and sp.start == sp.sent.start and _appositive(doc, sp) is not None:
             propose(sp, "appositive")
     if new_spans:

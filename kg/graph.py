@@ -140,6 +140,12 @@ def graph_lines(G: nx.MultiDiGraph) -> Iterator[str]:
                          ensure_ascii=False, sort_keys=True)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: Path, mode: str = "w"):
     """Write to a temporary file beside ``path`` and rename it into place on success."""
@@ -150,6 +156,7 @@ def atomic_write(path: Path, mode: str = "w"):
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

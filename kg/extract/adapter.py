@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 
 from spacy.tokens import Doc
 
+from kg.extract.docutil import doc_text, sentences
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
@@ -28,10 +30,11 @@ def make_id(label: str, name: str) -> str:
 
 def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> Extraction:
     """Turn the annotated abstract (and title) into the paper's Extraction record."""
-    text = doc.text
+    text = doc_text(doc)
     proposed = dict(doc.user_data.get("kg_proposed", {}))
-    sents = [(s.start_char, s.end_char) for s in doc.sents]
-    title = title_doc.text if title_doc is not None else ""
+    sents = [(s[2], s[3]) for s in sentences(doc)]
+    sent_starts = [s[0] for s in sents]
+    title = doc_text(title_doc) if title_doc is not None else ""
     if title_doc is not None:
         from kg.extract.relations import title_proposal
 
@@ -42,9 +45,9 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             proposed.setdefault(key, val)
 
     def sentence_of(pos: int) -> tuple[int, int]:
-        for s0, s1 in sents:
-            if s0 <= pos < s1:
-                return s0, s1
+        k = bisect_right(sent_starts, pos) - 1
+        if 0 <= k < len(sents) and pos < sents[k][1]:
+            return sents[k]
         return 0, len(text)
 
     def evidence(m: Mention) -> Evidence:
@@ -60,6 +63,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             continue
         info = d.user_data.get("kg_info", {})
         offsets = d.user_data.get("kg_offsets", {})
+        dtext = text if d is doc else title  # Doc.text rebuilds the string on every access
         for sp in d.spans.get("kg", []):
             start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
             key = (sp.label_, sp.kb_id_)
@@ -70,7 +74,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,
                                          "aliases": set(), "mentions": [], "keys": set(), "props": {}})
             g["keys"].add(key)
-            surface = d.text[start:end]
+            surface = dtext[start:end]
             g["mentions"].append(Mention(surface, start, end, field))
             g["aliases"] |= info.get(key, {}).get("aliases", set())
             for k, v in info.get(key, {}).get("props", {}).items():

@@ -51,7 +51,7 @@ def case_sensitive(surface: str) -> bool:
     if not letters:
         return True
     upper = sum(c.isupper() for c in letters)
-    inner_caps = any(a.isalpha() and a.islower() and b.isupper() for a, b in zip(surface, surface[1:]))
+    inner_caps = any(a.isalpha() and a.islower() and b.isupper() for a, b in zip(surface, surface[1:], strict=False))
     return len(surface) <= 5 and upper > 0 or upper >= 2 and upper * 2 >= len(letters) or inner_caps
 
 

@@ -84,7 +84,10 @@ class ModelFinder:
         self.parents = parents or {}
         alts = sorted(families, key=len, reverse=True)
         body = "|".join(re.escape(a).replace(r"\-", "[-\\s]").replace(r"\ ", "[-\\s]") for a in alts)
-        self._re = re.compile(r"(?<![\w.-])(" + body + r")(" + _TAIL + r")(?![\w])") if alts else None
+        firsts = "".join(sorted({re.escape(a[0]) for a in alts}))
+        # the lookahead on first letters lets the engine skip most positions cheaply
+        self._re = re.compile(r"(?<![\w.-])(?=[" + firsts + r"])(" + body + r")(" + _TAIL + r")(?![\w])") \
+            if alts else None
         self._canon = {re.sub(r"[-\s]", " ", k): v for k, v in families.items()}
 
     def find(self, text: str) -> Iterator[Found]:
@@ -259,5 +262,7 @@ def find_names(text: str) -> Iterator[Found]:
     """Coined names; Capitalised-Hyphenated ones are weak (kept only when proposed)."""
     for m in _WORD.finditer(text):
         w = m.group(0)
+        if w.islower() or w[1:].islower() and "-" not in w:
+            continue  # plain words: the common case, skipped before the full test
         if is_name_shaped(w):
             yield Found(m.start(), m.end(), w, "Method", "name-shape" if is_strong_name(w) else "name-weak")

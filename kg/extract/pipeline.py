@@ -10,7 +10,7 @@ we need at tokenizer speed, and install from the package registry with no model 
 
 Components, in order (each annotates the Doc in place):
 
-- ``sentencizer``: sentence boundaries (evidence is a sentence).
+- ``kg_sentences``: sentence boundaries (evidence is a sentence), by punctuation rules.
 - ``kg_lexicon``: PhraseMatcher over ``schema/lexicons`` -> ``doc.spans["kg_lexicon"]``.
 - ``kg_patterns``: URLs, model names, acronym definitions, name-shaped words ->
   ``doc.user_data["kg_found"]``.
@@ -30,6 +30,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
+from kg.extract.docutil import doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon
 from kg.extract.patterns import (
     Found,
@@ -43,6 +44,13 @@ from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
 PIPELINE_VERSION = "rules-1"
+
+
+@Language.component("kg_sentences")
+def sentence_bounds(doc: Doc) -> Doc:
+    """Sentence bounds by punctuation rules, cached for the other components (cheaper than
+    the sentencizer plus ``Doc.sents``, which build a Token object per token)."""
+    return set_sentences(doc)
 
 
 @cache
@@ -107,8 +115,8 @@ class PatternFinder:
         self.models = ModelFinder(families, parents)
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
-        sents = [(s.start_char, s.end_char) for s in doc.sents]
+        text = doc_text(doc)
+        sents = [(s[2], s[3]) for s in sentences(doc)]
         found: list[Found] = list(find_urls(text))
         found += self.models.find(text)
         found += find_names(text)
@@ -212,7 +220,7 @@ class EntityMerger:
         self.stoplist = stoplist
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
+        text = doc_text(doc)
         cands: list[tuple[int, int, str, str, str]] = []  # start, end, label, name, rule
         info: dict[tuple[str, str], dict] = {}
         for sp in doc.spans.get("kg_lexicon", []):
@@ -267,13 +275,13 @@ class EntityMerger:
 
 
 def build_nlp(lexicon_dir: Path | str = LEXICON_DIR) -> Language:
-    """The default pipeline: blank English + sentencizer + kg components."""
+    """The default pipeline: blank English tokenizer + kg components."""
     from kg.extract import relations  # noqa: F401  (registers kg_relations)
 
     nlp = spacy.blank("en")
     nlp.max_length = 5_000_000
     cfg = {"lexicon_dir": str(lexicon_dir)}
-    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_lexicon", config=cfg)
     nlp.add_pipe("kg_patterns", config=cfg)
     nlp.add_pipe("kg_entities", config=cfg)

@@ -7,9 +7,14 @@ and ``doc.user_data["kg_compared"]`` (list of (type, source key, target key, sen
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
+import numpy as np
+from spacy.attrs import LOWER
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+
+from kg.extract.docutil import doc_text, sentences
 
 TRIGGERS = {"propose", "proposes", "proposed", "introduce", "introduces", "introduced",
             "present", "presents", "presented", "develop", "develops", "developed", "design",
@@ -38,7 +43,11 @@ _NAMEABLE_RULES = {"name-shape", "name-weak", "acronym", "lexicon", "new-name"}
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub"}
 
 
-def _appositive(doc: Doc, span: Span) -> str | None:
+def _sent_at(sents: list[tuple[int, int, int, int]], starts: list[int], i: int) -> tuple[int, int, int, int]:
+    return sents[max(0, bisect_right(starts, i) - 1)]
+
+
+def _appositive(doc: Doc, span: Span, sent_end: int) -> str | None:
     """``X, a training-free decoding strategy`` -> the label its head noun implies."""
     i = span.end
     if i < len(doc) and doc[i].text == "(":
@@ -49,7 +58,7 @@ def _appositive(doc: Doc, span: Span) -> str | None:
         return None
     if doc[i + 1].lower_ not in {"a", "an", "the", "which", "our"}:
         return None
-    for tok in doc[i + 2 : min(i + 14, span.sent.end)]:
+    for tok in doc[i + 2 : min(i + 14, sent_end)]:
         if tok.lower_ in APPOSITIVE_HEADS:
             if tok.lower_ == "suite" and any(t.lower_.startswith("model") for t in doc[tok.i : tok.i + 8]):
                 return "Model"
@@ -59,6 +68,21 @@ def _appositive(doc: Doc, span: Span) -> str | None:
     return None
 
 
+_CUES = TRIGGERS | NAMING | OUTPERFORM | COMPARE | {"introduction"}
+_CUE_HASHES: dict[int, np.ndarray] = {}
+
+
+def _cue_positions(doc: Doc) -> list[int]:
+    """Token positions whose lowercase form is a cue word, found without a Python token loop."""
+    key = id(doc.vocab)
+    if key not in _CUE_HASHES:
+        _CUE_HASHES[key] = np.array(sorted(doc.vocab.strings.add(w) for w in _CUES), dtype="uint64")
+    if not len(doc):
+        return []
+    lowers = doc.to_array([LOWER]).reshape(-1)
+    return np.nonzero(np.isin(lowers, _CUE_HASHES[key]))[0].tolist()
+
+
 @Language.component("kg_relations")
 def find_relations(doc: Doc) -> Doc:
     spans: list[Span] = list(doc.spans.get("kg", []))
@@ -66,27 +90,31 @@ def find_relations(doc: Doc) -> Doc:
     for sp in spans:
         for t in range(sp.start, sp.end):
             by_token[t] = sp
+    sents = sentences(doc)
+    starts = [x[0] for x in sents]
     proposed: dict[tuple[str, str], tuple[str, str, tuple[int, int]]] = {}
     new_spans: list[Span] = []
 
     def propose(sp: Span, rule: str) -> None:
-        label = _appositive(doc, sp) or ("Method" if sp.label_ in ("Technique", "Task") else sp.label_)
-        sent = (sp.sent.start_char, sp.sent.end_char)
-        proposed.setdefault((sp.label_, sp.kb_id_), (label, rule, sent))
+        st = _sent_at(sents, starts, sp.start)
+        label = _appositive(doc, sp, st[1]) or ("Method" if sp.label_ in ("Technique", "Task") else sp.label_)
+        proposed.setdefault((sp.label_, sp.kb_id_), (label, rule, (st[2], st[3])))
 
-    for tok in doc:
+    cues = _cue_positions(doc)
+    for i in cues:
+        tok = doc[i]
         low = tok.lower_
+        s0, s1 = _sent_at(sents, starts, i)[:2]
         trigger = None
         if low in TRIGGERS:
-            back = doc[max(tok.sent.start, tok.i - 5) : tok.i]
-            if any(t.lower_ in SUBJECTS for t in back):
+            if any(t.lower_ in SUBJECTS for t in doc[max(s0, i - 5) : i]):
                 trigger = f"proposal:{low}"
-        elif low == "introduction" and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ == "of":
+        elif low == "introduction" and i + 1 < len(doc) and doc[i + 1].lower_ == "of":
             trigger = "proposal:introduction-of"
         if trigger is None:
             continue
-        end = min(tok.i + 15, tok.sent.end)
-        j = tok.i + 1
+        end = min(i + 15, s1)
+        j = i + 1
         while j < end:
             t = doc[j]
             if t.lower_ in STOPS:
@@ -99,7 +127,7 @@ def find_relations(doc: Doc) -> Doc:
                 j = sp.end
                 continue
             # a capitalised coinage right after the trigger: "we propose Hydra, a ..."
-            if t.is_title and j > tok.i and t.is_alpha and len(t) > 2 and j + 1 < len(doc) \
+            if t.is_title and j > i and t.is_alpha and len(t) > 2 and j + 1 < len(doc) \
                     and doc[j + 1].text in {",", "(", ":"} and doc[j - 1].lower_ in TRIGGERS | {"the", "of"}:
                 sp = Span(doc, j, j + 1, label="Method", kb_id=t.text)
                 sp.id_ = "new-name"
@@ -108,22 +136,24 @@ def find_relations(doc: Doc) -> Doc:
                 propose(sp, trigger)
                 break
             j += 1
-    for tok in doc:  # "a framework, named UP2ME", "an algorithm called ATP"
-        if tok.lower_ not in NAMING or tok.i + 1 >= len(doc):
+    for i in cues:  # "a framework, named UP2ME", "an algorithm called ATP"
+        tok = doc[i]
+        if tok.lower_ not in NAMING or i + 1 >= len(doc):
             continue
-        j = tok.i + 1
-        while j < min(tok.i + 3, len(doc)) and doc[j].lower_ in {"as", "the", "a", "an", "it", '"', "'"}:
+        s0, s1 = _sent_at(sents, starts, i)[:2]
+        j = i + 1
+        while j < min(i + 3, len(doc)) and doc[j].lower_ in {"as", "the", "a", "an", "it", '"', "'"}:
             j += 1
         sp = by_token.get(j)
-        back = doc[max(tok.sent.start, tok.i - 25) : tok.i]
-        if sp is not None and sp.start == j and sp.id_ in _NAMEABLE_RULES and sp.label_ not in ("Task",) and (
-                any(t.lower_ in SUBJECTS | TRIGGERS | {"proposed", "novel", "new"} for t in back)):
+        context = any(t.lower_ in SUBJECTS | TRIGGERS | {"proposed", "novel", "new"} for t in doc[max(s0, i - 25) : i])
+        if not context:
+            continue
+        if sp is not None and sp.start == j and sp.id_ in _NAMEABLE_RULES and sp.label_ != "Task":
             propose(sp, f"proposal:{tok.lower_}")
-        elif sp is None and j < len(doc) and doc[j].is_title and not doc[j].is_sent_start and (
-                any(t.lower_ in SUBJECTS | TRIGGERS | {"proposed", "novel", "new"} for t in back)):
+        elif sp is None and j < s1 and doc[j].is_title and j != s0:
             k = j
-            while k < min(j + 4, tok.sent.end) and (doc[k].is_title or doc[k].text == "-" or doc[k].is_upper) \
-                    and k not in by_token and doc[k].is_alpha | (doc[k].text == "-"):
+            while k < min(j + 4, s1) and (doc[k].is_title or doc[k].text == "-" or doc[k].is_upper) \
+                    and k not in by_token and (doc[k].is_alpha or doc[k].text == "-"):
                 k += 1
             if k > j:
                 new_sp = Span(doc, j, k, label="Method", kb_id=doc[j:k].text)
@@ -132,34 +162,38 @@ def find_relations(doc: Doc) -> Doc:
                 for t in range(j, k):
                     by_token[t] = new_sp
                 propose(new_sp, f"proposal:{tok.lower_}")
+    sent_starts = set(starts)
     for sp in spans:  # appositives define names even without a trigger verb
-        if sp.id_ in ("name-shape", "name-weak", "acronym") and (sp.label_, sp.kb_id_) not in proposed \
-                and sp.start == sp.sent.start and _appositive(doc, sp) is not None:
+        if sp.start in sent_starts and sp.id_ in ("name-shape", "name-weak", "acronym") \
+                and (sp.label_, sp.kb_id_) not in proposed \
+                and _appositive(doc, sp, _sent_at(sents, starts, sp.start)[1]) is not None:
             propose(sp, "appositive")
     if new_spans:
         doc.spans["kg"] = sorted(spans + new_spans, key=lambda s: s.start)
     compared = []
-    for sent in doc.sents:
-        verbs = [t for t in sent if t.lower_ in OUTPERFORM or t.lower_ in COMPARE]
-        if not verbs:
-            continue
-        ents = [by_token[i] for i in range(sent.start, sent.end) if i in by_token]
-        ents = list(dict.fromkeys(ents))
-        for v in verbs:
+    verbs_by_sent: dict[int, list[int]] = {}
+    for i in cues:
+        if doc[i].lower_ in OUTPERFORM or doc[i].lower_ in COMPARE:
+            verbs_by_sent.setdefault(bisect_right(starts, i) - 1, []).append(i)
+    for k, verbs in verbs_by_sent.items():
+        s0, s1, c0, c1 = sents[k]
+        ents = list(dict.fromkeys(by_token[i] for i in range(s0, s1) if i in by_token))
+        for vi in verbs:
+            v = doc[vi]
             kind = "OUTPERFORMS" if v.lower_ in OUTPERFORM else "COMPARED_WITH"
             if kind == "COMPARED_WITH" and v.lower_ == "over" and not any(
                     t.lower_ in {"improve", "improves", "improvement", "improvements", "gains", "gain"}
-                    for t in sent):
+                    for t in doc[s0:s1]):
                 continue
-            subj = [s for s in ents if s.end <= v.i and (s.label_, s.kb_id_) in proposed]
-            objs = [s for s in ents if s.start > v.i and s.label_ in ("Method", "Model")
+            subj = [s for s in ents if s.end <= vi and (s.label_, s.kb_id_) in proposed]
+            objs = [s for s in ents if s.start > vi and s.label_ in ("Method", "Model")
                     and (s.label_, s.kb_id_) not in proposed]
-            if not subj and proposed and re.search(r"\b(our|ours|it|the proposed)\b", sent.text[: v.idx - sent.start_char], re.I):
+            if not subj and proposed and re.search(r"\b(our|ours|it|the proposed)\b", doc_text(doc)[c0 : v.idx], re.I):
                 subj = [None]
             for s in subj:
                 for o in objs:
                     compared.append((kind, None if s is None else (s.label_, s.kb_id_),
-                                     (o.label_, o.kb_id_), (sent.start_char, sent.end_char)))
+                                     (o.label_, o.kb_id_), (c0, c1)))
     doc.user_data["kg_proposed"] = proposed
     doc.user_data["kg_compared"] = compared
     return doc
@@ -180,7 +214,7 @@ def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
     """
     from kg.extract.patterns import is_name_shaped
 
-    m = _TITLE_NAME.match(doc.text)
+    m = _TITLE_NAME.match(doc_text(doc))
     if not m:
         return None
     name, rest = m.group(1), m.group(2)

@@ -1,0 +1,1 @@
+"""Benchmarks: every figure is compared with a baseline measured in the same run."""

@@ -1,0 +1,148 @@
+"""``python -m bench [--quick] [--skip-neo4j]``: run every benchmark, print JSON, write a report.
+
+Machines here are shared and noisy, so each figure is reported with a baseline measured in the
+same run (a ratio), plus absolute numbers for reference. Output: JSON on stdout,
+``bench/out/results.json``, ``bench/RESULTS.md`` and ``bench/scaling.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+KG = [sys.executable, "-m", "kg.cli"]
+
+
+def timed(fn, *args, **kw):
+    t = time.perf_counter()
+    out = fn(*args, **kw)
+    return time.perf_counter() - t, out
+
+
+def run_cmd(args: list[str]) -> dict:
+    """Run a command in a child process: wall time and the peak RSS of its process tree."""
+    code = ("import json,resource,subprocess,sys,time;t=time.perf_counter();"
+            "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+            "print(json.dumps({'wall':time.perf_counter()-t,'rc':r.returncode,"
+            "'maxrss_mb':resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss/1024}))")
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    res = json.loads(out.stdout)
+    if res["rc"] not in (0, 1):
+        raise SystemExit(f"benchmark command failed ({res['rc']}): {' '.join(args)}")
+    return res
+
+
+def bench_extraction(papers, n_proc: int) -> dict:
+    """kg's pipeline vs spaCy's blank English tokenizer on the same text."""
+    import spacy
+
+    from kg.build import extract_papers
+    from kg.extract import Extractor
+
+    from .corpus import words
+
+    texts = [p.abstract for p in papers] + [p.title for p in papers if p.title]
+    nw = words(papers)
+    nlp = spacy.blank("en")
+    t_tok, _ = timed(lambda: sum(1 for _ in nlp.tokenizer.pipe(texts, batch_size=256)))
+    ex = Extractor()
+    t_one, _ = timed(lambda: list(ex.extract_all(papers)))
+    t_all, _ = timed(extract_papers, papers, n_proc)
+    return {
+        "papers": len(papers), "words": nw,
+        "blank_tokenizer_words_per_s": round(nw / t_tok),
+        "kg_1proc_words_per_s": round(nw / t_one), "kg_1proc_papers_per_s": round(len(papers) / t_one, 1),
+        "kg_all_cores_words_per_s": round(nw / t_all), "kg_all_cores_papers_per_s": round(len(papers) / t_all, 1),
+        "processes": n_proc,
+        "ratio_all_cores_vs_blank_tokenizer": round(t_tok / t_all, 3),
+        "ratio_1proc_vs_blank_tokenizer": round(t_tok / t_one, 3),
+    }
+
+
+def bench_build(papers, sizes, tmp: Path, n_proc: int) -> dict:
+    from .corpus import write_jsonl
+
+    rows = {}
+    for n in sizes:
+        src = write_jsonl(papers[:n], tmp / f"papers-{n}.jsonl")
+        out = tmp / f"graph-{n}"
+        res = run_cmd([*KG, "build", str(src), "-o", str(out), "--fresh", "-w", str(n_proc), "-q"])
+        res["papers"] = n
+        res["ms_per_paper"] = round(1000 * res["wall"] / n, 3)
+        rows[str(n)] = res
+    first, last = rows[str(sizes[0])], rows[str(sizes[-1])]
+    return {"sizes": rows, "per_paper_ratio_largest_vs_smallest": round(last["ms_per_paper"] / first["ms_per_paper"], 3)}
+
+
+def bench_incremental(papers, tmp: Path, n_proc: int, add: int = 1000) -> dict:
+    """Adding ``add`` papers to a graph of all the others vs building those papers alone."""
+    from .corpus import write_jsonl
+
+    base = write_jsonl(papers[:-add], tmp / "inc-base.jsonl")
+    extra = write_jsonl(papers[-add:], tmp / "inc-extra.jsonl")
+    big = tmp / "inc-graph"
+    run_cmd([*KG, "build", str(base), "-o", str(big), "--fresh", "-w", str(n_proc), "-q"])
+    inc = run_cmd([*KG, "build", str(extra), "-o", str(big), "-w", str(n_proc), "-q"])
+    alone = run_cmd([*KG, "build", str(extra), "-o", str(tmp / "inc-alone"), "--fresh", "-w", str(n_proc), "-q"])
+    return {"base_papers": len(papers) - add, "added": add, "incremental_s": round(inc["wall"], 2),
+            "alone_s": round(alone["wall"], 2), "ratio_incremental_vs_alone": round(inc["wall"] / alone["wall"], 3),
+            "graph_dir": str(big)}
+
+
+def optional(name: str, fn, *args):
+    try:
+        return fn(*args)
+    except ModuleNotFoundError as exc:
+        return {"skipped": f"{name}: {exc}"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench")
+    ap.add_argument("--quick", action="store_true", help="small corpora, for a smoke run")
+    ap.add_argument("--skip-neo4j", action="store_true")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    from .corpus import all_papers
+
+    papers = all_papers()
+    n_proc = os.cpu_count() or 1
+    sizes = [300, 1000] if args.quick else [1000, 5000, len(papers)]
+    results: dict = {"machine": {"cpus": n_proc, "python": platform.python_version(),
+                                 "platform": platform.platform(), "quick": args.quick},
+                     "corpus_papers": len(papers)}
+    tmp = Path(tempfile.mkdtemp(prefix="kg-bench-"))
+    try:
+        results["extraction"] = bench_extraction(papers[: 1000 if args.quick else 5000], n_proc)
+        results["build"] = bench_build(papers, sizes, tmp, n_proc)
+        results["incremental"] = bench_incremental(papers[: sizes[-1]], tmp, n_proc, 200 if args.quick else 1000)
+        graph_dir = Path(results["incremental"].pop("graph_dir"))
+        from . import sinks
+
+        results["export"] = optional("export", sinks.bench_export, graph_dir, tmp)
+        results["sparql"] = optional("sparql", sinks.bench_sparql, graph_dir, tmp)
+        if not args.skip_neo4j:
+            results["neo4j"] = optional("neo4j", sinks.bench_neo4j, graph_dir)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    (HERE / "out").mkdir(exist_ok=True)
+    (HERE / "out" / "results.json").write_text(json.dumps(results, indent=2))
+    from .report import write_report
+
+    write_report(results, HERE)
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

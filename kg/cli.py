@@ -5,6 +5,7 @@ Exit codes (every command):
   1  finished, but some input records were skipped (see the summary), or SHACL violations
   2  bad usage, or an input/graph/query that cannot be used at all
   3  Neo4j unreachable or credentials refused
+  4  output could not be written (read-only folder, disk full); previous files intact
   130 interrupted (Ctrl-C); the previous graph is left intact
 """
 
@@ -185,16 +186,25 @@ _register_optional()
 
 
 def main() -> None:
+    """Entry point: library errors become one line on stderr and an exit code."""
     try:
-        app()
+        rc = app(standalone_mode=False)
     except KgError as exc:
         err.print(f"kg: error: {exc}", markup=False)
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         err.print("kg: interrupted; the previous graph is left intact", markup=False)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except Exception as exc:  # click's usage errors (typer vendors click: match by behaviour)
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+    if rc == 130:  # typer turns Ctrl-C into exit code 130 itself
+        err.print("kg: interrupted; the previous graph is left intact", markup=False)
+    sys.exit(rc if isinstance(rc, int) else 0)
 
 
 if __name__ == "__main__":

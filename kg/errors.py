@@ -42,7 +42,9 @@ class QueryError(KgError):
 
 
 class ExportError(KgError):
-    """An export could not be written."""
+    """An output file could not be written (read-only folder, disk full); nothing was replaced."""
+
+    exit_code = 4
 
 
 class ValidationFailed(KgError):

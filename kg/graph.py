@@ -164,26 +164,50 @@ def atomic_write(path: Path, mode: str = "w"):
         raise
 
 
-def _write_lines(path: Path, lines: Iterable[str]) -> None:
+def _stage(path: Path, lines: Iterable[str]) -> Path:
+    """Write lines to a temporary file beside ``path``; return the temporary path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with atomic_write(path) as fh:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             for line in lines:
                 fh.write(line)
                 fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def write_files(files: dict[Path, Iterable[str]]) -> None:
+    """Write several files so that either all are replaced or none: each is staged to a
+    temporary file first, and only when every one is complete are they renamed into place."""
+    staged: dict[Path, Path] = {}
+    try:
+        for path, lines in files.items():
+            staged[path] = _stage(path, lines)
+        for path, tmp in staged.items():
+            os.replace(tmp, path)
     except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
+        where = next(iter(files)) if not staged else list(staged)[-1]
+        raise ExportError(f"cannot write {where}: {exc.strerror or exc}; "
                           "check the folder is writable and the disk has space") from None
+    finally:
+        for tmp in staged.values():
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str]) -> dict:
-    """Persist extractions, graph and manifest (each atomically). Returns the manifest."""
+    """Persist extractions, graph and manifest, all or nothing. Returns the manifest."""
     from kg import __version__
 
     folder = Path(folder)
     ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
-    _write_lines(folder / EXTRACTIONS_FILE,
-                 (json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in ex_sorted))
-    _write_lines(folder / GRAPH_FILE, graph_lines(G))
     old = read_manifest(folder) if (folder / MANIFEST_FILE).exists() else {}
     manifest = {
         "tool": "kg",
@@ -194,7 +218,11 @@ def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], source
         "nodes": G.number_of_nodes(),
         "edges": G.number_of_edges(),
     }
-    _write_lines(folder / MANIFEST_FILE, [json.dumps(manifest, indent=2, sort_keys=True)])
+    write_files({
+        folder / EXTRACTIONS_FILE: (json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in ex_sorted),
+        folder / GRAPH_FILE: graph_lines(G),
+        folder / MANIFEST_FILE: [json.dumps(manifest, indent=2, sort_keys=True)],
+    })
     return manifest
 
 

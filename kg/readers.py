@@ -94,7 +94,7 @@ def decode(data: bytes, source: str, report: ReadReport) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("utf-8", errors="replace")
-        for no, line in enumerate(text.splitlines(), 1):
+        for no, line in enumerate(split_lines(text), 1):
             if "\ufffd" in line:
                 report.warn(source, no, "invalid UTF-8 bytes replaced with U+FFFD")
         return text
@@ -131,9 +131,15 @@ def _venue_slug(venue: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "", venue.lower()) if venue else "paper"
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines split at LF, CRLF or a lone CR only: ``str.splitlines`` would also split at
+    U+2028, form feeds and other characters that JSON strings may hold."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def read_text(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     """A plain-text list: a title line naming the list, then one abstract per paragraph."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
@@ -228,12 +234,12 @@ def paper_from_record(rec: Any, source: str, line: int | None, report: ReadRepor
         year = vyear
     if venue is None and venue_raw:
         venue = f"{clean(str(venue_raw))} {year}" if year else clean(str(venue_raw))
-    rid = rec.get("id")
-    if rid is None or str(rid).strip() == "":
+    rid = clean(str(rec.get("id") or ""))
+    if not rid:
         rid = _id_from_links(rec) or _venue_slug(venue) + "-" + short_hash(title + "\n" + abstract)
     github = rec.get("github") or rec.get("code") or None
     return Paper(
-        id=clean(str(rid)),
+        id=rid,
         abstract=abstract,
         title=title,
         venue=venue,
@@ -252,7 +258,7 @@ _MAX_JOIN = 50  # lines a record broken by raw newlines may span
 def read_jsonl(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     """JSON Lines. A record broken over several lines by raw newlines inside a string is
     joined back (with a warning); any other bad line is reported and skipped."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     i = 0
     while i < len(lines):
         no, line = i + 1, lines[i]

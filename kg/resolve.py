@@ -75,21 +75,6 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
             if eid != best:
                 remap[eid] = best
 
-    # 2. a short name that is another entity's declared acronym
-    acronym_owner: dict[str, set[str]] = defaultdict(set)
-    for eid, al in aliases.items():
-        for a in al:
-            if case_sensitive(a):
-                acronym_owner[a].add(remap.get(eid, eid))
-    for eid in label_of:
-        if eid in remap or label_of[eid] == "Repository":
-            continue
-        for name in names[eid]:
-            owners = acronym_owner.get(name, set()) - {eid}
-            if len(owners) == 1 and case_sensitive(name):
-                remap[eid] = next(iter(owners))
-                break
-
     def final(eid: str) -> str:
         seen = set()
         while eid in remap and eid not in seen:
@@ -97,7 +82,27 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
             eid = remap[eid]
         return eid
 
-    remap = {k: final(k) for k in remap}
+    # 2. a short name that is another entity's declared acronym; repeated until nothing
+    # changes, since a merge can make a name an acronym of one entity only
+    changed = True
+    while changed:
+        changed = False
+        acronym_owner: dict[str, set[str]] = defaultdict(set)
+        for eid, al in aliases.items():
+            for a in al:
+                if case_sensitive(a):
+                    acronym_owner[a].add(final(eid))
+        for eid in sorted(label_of):
+            if eid in remap or label_of[eid] == "Repository":
+                continue
+            for name in sorted(names[eid]):
+                owners = {final(o) for o in acronym_owner.get(name, ())} - {eid}
+                if len(owners) == 1 and case_sensitive(name):
+                    remap[eid] = next(iter(owners))  # owners are final ids other than eid: no cycle
+                    changed = True
+                    break
+
+    remap = {k: f for k in remap if (f := final(k)) != k}
     out: dict[str, Resolved] = {}
     merged_names: dict[str, Counter] = defaultdict(Counter)
     for eid in label_of:

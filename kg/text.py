@@ -71,7 +71,17 @@ def _math(match: re.Match[str]) -> str:
 def clean(text: str) -> str:
     """Return the display text of an abstract or title: LaTeX, HTML and markdown debris
     removed, dashes and quotes unified, invisible characters dropped, whitespace collapsed.
+    Cleaning a clean text changes nothing (the rules are applied until nothing changes).
     """
+    for _ in range(4):
+        out = _clean_once(text)
+        if out == text:
+            break
+        text = out
+    return text
+
+
+def _clean_once(text: str) -> str:
     if not text:
         return ""
     text = unicodedata.normalize("NFC", text)

@@ -41,18 +41,14 @@ class LexEntry:
 
 
 def case_sensitive(surface: str) -> bool:
-    """Acronym-like surfaces (short, mostly capitals, or camel-cased like ``ComplEx``) match
-    case-sensitively; ``ImageNet`` must not match "imagenet" any more than ``ComplEx`` "complex".
+    """A surface with any capital letter is a proper name or acronym and matches exactly as
+    written (``ComplEx`` must not match "complex", ``Natural Questions`` not "natural
+    questions"); an all-lower-case surface matches in any case.
 
     >>> case_sensitive("ComplEx"), case_sensitive("MoE"), case_sensitive("speculative decoding")
     (True, True, False)
     """
-    letters = [c for c in surface if c.isalpha()]
-    if not letters:
-        return True
-    upper = sum(c.isupper() for c in letters)
-    inner_caps = any(a.isalpha() and a.islower() and b.isupper() for a, b in zip(surface, surface[1:], strict=False))
-    return len(surface) <= 5 and upper > 0 or upper >= 2 and upper * 2 >= len(letters) or inner_caps
+    return any(c.isupper() for c in surface) or not any(c.isalpha() for c in surface)
 
 
 def variants(surface: str, pluralize: bool) -> Iterator[str]:

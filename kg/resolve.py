@@ -93,8 +93,9 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
                 if case_sensitive(a):
                     acronym_owner[a].add(final(eid))
         for eid in sorted(label_of):
-            if eid in remap or label_of[eid] == "Repository":
-                continue
+            if eid in remap or label_of[eid] == "Repository" or lexicon is not None and any(
+                    lexicon.get(label_of[eid], n) or lexicon.lookup(n) for n in names[eid]):
+                continue  # a known entity (OPT the model) is not another paper's acronym
             for name in sorted(names[eid]):
                 owners = {final(o) for o in acronym_owner.get(name, ())} - {eid}
                 if len(owners) == 1 and case_sensitive(name):

@@ -49,6 +49,7 @@ _MACRO = re.compile(r"\\([A-Za-z]+|[%&_#${},;! ])")
 _SCRIPT = re.compile(r"([\^_])(\{[^{}]*\}|[A-Za-z0-9+\-])")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 _EMPH = re.compile(r"(?<![\w*])\*+(?=\S)|(?<=\S)\*+(?![\w*])|\*{2,}|(?<=[A-Za-z])\*(?=[A-Za-z])")
+_UNDERSCORE = re.compile(r"(?<![\w_])_{1,2}(?=\w)|(?<=\w)_{1,2}(?![\w_])")
 _TEX_QUOTES = re.compile(r"``|''")
 
 
@@ -97,6 +98,8 @@ def _clean_once(text: str) -> str:
         text = _MACRO.sub(lambda m: _MACROS.get(m.group(1), "\\" + m.group(1)), text)
     if "*" in text:
         text = _EMPH.sub("", text)
+    if "_" in text:
+        text = _UNDERSCORE.sub("", text)
     text = _TEX_QUOTES.sub('"', text)
     text = text.translate(_DASHES)
     return _WS.sub(" ", text).strip()

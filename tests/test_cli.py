@@ -61,3 +61,11 @@ def test_errors_are_one_line_without_traceback(args):
     proc = subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("kg: error:")
+
+
+def test_stats_plot_writes_a_png(sample_graph_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "stats.png"
+    res = runner.invoke(app, ["stats", "-g", str(sample_graph_dir), "--plot", str(png)])
+    assert res.exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -9,11 +9,12 @@ from dataclasses import replace
 from spacy.tokens import Doc
 
 from kg.extract.docutil import doc_text, sentences
+from kg.extract.pipeline import lower_common_words
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
 
-CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "lexicon": 0.8,
+CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8,
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0}
 
 
@@ -71,7 +72,10 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                 continue
             label = proposed[key][0] if key in proposed else sp.label_
             eid = make_id(label, sp.kb_id_)
-            g = groups.setdefault(eid, {"label": label, "name": sp.kb_id_, "rule": sp.id_,
+            name = sp.kb_id_
+            if sp.id_ == "acronym" and label in ("Technique", "Task", "Metric"):
+                name = lower_common_words(name)
+            g = groups.setdefault(eid, {"label": label, "name": name, "rule": sp.id_,
                                          "aliases": set(), "mentions": [], "keys": set(), "props": {}})
             g["keys"].add(key)
             surface = dtext[start:end]

@@ -104,8 +104,9 @@ class ModelFinder:
                     family = parent
                 yield self._parse(m.start(), m.end(), m.group(0), family, fam_surface, tail)
         for m in _GENERIC_MODEL.finditer(text):
-            if m.start() not in seen:
-                yield self._parse(m.start(), m.end(), m.group(0), m.group(1), m.group(1), "-" + m.group(2))
+            if m.start() not in seen and m.group(2)[-1] in "BM":
+                f = self._parse(m.start(), m.end(), m.group(0), m.group(1), m.group(1), "-" + m.group(2))
+                yield Found(f.start, f.end, f.name, f.label, "model-generic", f.props)
 
     @staticmethod
     def _parse(start: int, end: int, surface: str, family: str, fam_surface: str, tail: str) -> Found:
@@ -166,7 +167,7 @@ def long_form(sf: str, before: str) -> str | None:
         si -= 1
         li -= 1
     start = max(low.rfind(" ", 0, li + 1), low.rfind("-", 0, li + 1) if False else -1) + 1
-    lf = text[start:].strip(" ,;:-")
+    lf = re.split(r"[—–]", text[start:])[-1].strip(" ,;:-")
     if not lf or lf.lower() == sf.lower() or len(lf) <= len(sf) or any(c in lf for c in "()[]"):
         return None
     return lf
@@ -187,7 +188,7 @@ def leading_long_form(sf: str, after: str) -> str | None:
     ``after`` (up to a few words more than the acronym has letters) whose words spell ``sf``."""
     words = after.split()
     best = None
-    n = len([c for c in acronym_core(sf) if c.isalnum()])
+    n = sum(1 for c in acronym_core(sf) if c.isupper() or c.isdigit())
     for k in range(2, min(len(words), n + 3) + 1):
         cand = " ".join(words[:k]).rstrip(",;:.)")
         if cand and cand[0].lower() == acronym_core(sf)[0].lower() and long_form(sf, cand) == cand:
@@ -225,7 +226,7 @@ def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[A
 
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][\w²³¹⁰-⁹]*(?:[-+][\w²³¹⁰-⁹]+)*(?![\w])")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_STOP_NAMES = {"GPUs", "CPUs", "TPUs", "LLMs", "APIs", "PhD", "PhDs", "IoT", "AUCs", "DNNs",
+_STOP_NAMES = {"SoTA", "SOTA", "SotA", "GPUs", "CPUs", "TPUs", "LLMs", "APIs", "PhD", "PhDs", "IoT", "AUCs", "DNNs",
                "CNNs", "RNNs", "GNNs", "MLPs", "QAs", "LMs", "VLMs", "MLLMs", "NNs", "COVID-19",
                "SARS-CoV-2", "MNIST-1D", "ReLU", "ReLUs", "LaTeX", "GitHub", "YouTube", "iPhone",
                "macOS", "iOS", "OpenAI", "DeepMind", "ArXiv", "arXiv", "PubMed", "eBay", "McKinsey"}

@@ -188,6 +188,25 @@ def canonical_long_form(long: str, label: str) -> str:
     return " ".join(words)
 
 
+def lower_common_words(name: str) -> str:
+    """``Prompt Boundary Problem`` -> ``prompt boundary problem``: the name of a concept, not
+    a coined method, is written in lower case; eponyms (Markov, Gaussian) keep their capital.
+
+    >>> lower_common_words("Ordering-Constrained Markov Blanket Discovery")
+    'ordering-constrained Markov blanket discovery'
+    """
+    return " ".join("-".join(p.lower() if p[:1].isupper() and p[1:].islower() and p not in EPONYMS else p
+                             for p in w.split("-")) for w in name.split())
+
+
+EPONYMS = {"Markov", "Gaussian", "Bayesian", "Hilbert", "Wasserstein", "Lipschitz", "Euclidean",
+           "Riemannian", "Hamiltonian", "Langevin", "Bernoulli", "Poisson", "Dirichlet", "Fourier",
+           "Laplace", "Laplacian", "Newton", "Nesterov", "Hessian", "Jacobian", "Boltzmann", "Monte",
+           "Carlo", "Kullback", "Leibler", "Shapley", "Turing", "Nash", "Pareto", "Bellman", "Gibbs",
+           "Stein", "Banach", "Sobolev", "Hebbian", "Thompson", "Kalman", "Lagrangian", "Fisher",
+           "Wiener", "Ising", "Hopfield", "Schrödinger", "Brownian", "Lyapunov", "Chebyshev"}
+
+
 @Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR)})
 def make_entities(nlp: Language, name: str, lexicon_dir: str) -> EntityMerger:
     return EntityMerger(_lexicon(lexicon_dir), _stoplist(lexicon_dir))
@@ -203,7 +222,8 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
     return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 
-_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "name-shape": 1,
+_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
+             "name-shape": 1,
              "name-weak": 1}
 
 

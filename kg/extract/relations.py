@@ -40,6 +40,7 @@ APPOSITIVE_HEADS = {
     "metric": "Metric", "measure": "Metric", "score": "Metric",
 }
 _NAMEABLE_RULES = {"name-shape", "name-weak", "acronym", "lexicon", "new-name"}
+_GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", "an", "from", "at"}
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub"}
 
 
@@ -97,8 +98,27 @@ def find_relations(doc: Doc) -> Doc:
 
     def propose(sp: Span, rule: str) -> None:
         st = _sent_at(sents, starts, sp.start)
+        if sp.id_ in ("name-shape", "name-weak", "new-name"):
+            sp = _extend_right(sp, st[1])
         label = _appositive(doc, sp, st[1]) or ("Method" if sp.label_ in ("Technique", "Task") else sp.label_)
         proposed.setdefault((sp.label_, sp.kb_id_), (label, rule, (st[2], st[3])))
+
+    def _extend_right(sp: Span, sent_end: int) -> Span:
+        """``Time-Shift Sampler``: a coined name continues over following Title-case words."""
+        k = sp.end
+        while k < min(sp.end + 4, sent_end) and doc[k].is_title and doc[k].is_alpha \
+                and k not in by_token and doc[k].lower_ not in _GLUE:
+            k += 1
+        if k == sp.end:
+            return sp
+        longer = Span(doc, sp.start, k, label=sp.label_, kb_id=doc[sp.start:k].text)
+        longer.id_ = "new-name"
+        if sp in spans:
+            spans.remove(sp)
+        new_spans.append(longer)
+        for t in range(sp.start, k):
+            by_token[t] = longer
+        return longer
 
     cues = _cue_positions(doc)
     for i in cues:

@@ -10,6 +10,7 @@ from spacy.tokens import Doc
 
 from kg.extract.docutil import doc_text, sentences
 from kg.extract.pipeline import lower_common_words
+from kg.extract.results import find_results
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
@@ -173,7 +174,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
 
     relations = _dedupe(relations)
     title = paper.title or _title(paper, entities, proposed_ids)
-    return Extraction(replace(paper, title=title), tuple(entities), tuple(relations))
+    results = find_results(text, sents, [e for e in entities if e.id not in derived], set(proposed_ids))
+    return Extraction(replace(paper, title=title), tuple(entities), tuple(relations), tuple(results))
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

@@ -38,6 +38,7 @@ from kg.errors import ExportError, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
 from kg.records import Extraction
 from kg.resolve import resolve
+from kg.schema import LABELS, MENTION_RELATION, RELATIONS
 from kg.text import entity_id, fold
 
 GRAPH_FILE = "graph.jsonl"
@@ -60,8 +61,10 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
         attrs: dict[str, Any] = {"label": r.label, "name": r.name, "papers": len(r.papers)}
         if r.aliases:
             attrs["aliases"] = r.aliases
+        allowed = {prop.name for prop in LABELS[r.label].props}
         for k, v in sorted(r.props.items()):
-            attrs[k] = v
+            if k in allowed:  # a model merged into a Dataset keeps no "family"
+                attrs[k] = v
         G.add_node(eid, **attrs)
     for ex in extractions:
         p = ex.paper
@@ -89,10 +92,13 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
             dst = remap.get(r.target, r.target)
             if src == dst or src not in G or dst not in G:
                 continue
-            key = f"{r.type}|{p.id}"
+            rtype = _retype(r.type, G.nodes[src]["label"], G.nodes[dst]["label"])
+            if rtype is None:
+                continue
+            key = f"{rtype}|{p.id}"
             if G.has_edge(src, dst, key):
                 continue
-            attrs = {"type": r.type, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
+            attrs = {"type": rtype, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
             if r.evidence is not None:
                 attrs.update(evidence=r.evidence.text, start=r.evidence.start, end=r.evidence.end)
                 if r.evidence.field != "abstract":
@@ -101,6 +107,19 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
     if lexicon is not None:
         add_taxonomy(G, lexicon)
     return G
+
+
+def _retype(rtype: str, src_label: str, dst_label: str) -> str | None:
+    """The relation type that fits the labels after resolution: a mention edge follows the
+    target's final label (a Task resolved into a Technique is USED, not ADDRESSED); a model
+    whose family resolved to a non-model is BROADER than it; anything else that breaks the
+    schema's domain or range is dropped."""
+    if rtype in ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES") and dst_label in MENTION_RELATION:
+        rtype = MENTION_RELATION[dst_label] if dst_label != "Repository" else "HAS_CODE"
+    elif rtype == "VARIANT_OF" and dst_label != "Model":
+        rtype = "BROADER"
+    rel = RELATIONS[rtype]
+    return rtype if src_label in rel.domain and dst_label in rel.range else None
 
 
 def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:

@@ -24,6 +24,10 @@ Only what the schema allows is exported: properties a label does not declare and
 whose endpoints fall outside the relation's domain or range are skipped and counted in
 :attr:`ExportResult.skipped` (the CLI prints them), so every export conforms to the shapes.
 
+Speed (ICML 2024 graph, 258k triples, 2 busy cores): N-Triples 0.84 s (~306k triples/s,
+39.7 MB), Turtle 0.80 s (15.1 MB), JSON-LD 2.3 s (14.4 MB); rdflib's ``Graph.serialize`` of
+the same triples takes 1.9 s (N-Triples) and 11.7 s (Turtle), after 5.6 s to build the Graph.
+
 A VoID description closes each RDF file: triple count (of the data, without the VoID),
 entity counts per class, triples per property, sources, build time and tool version from
 ``manifest.json``.
@@ -197,7 +201,8 @@ class Stats:
 
 
 def _node_specs() -> dict[str, list[tuple[str, Iri, str]]]:
-    return {lab.name: [(p.name, _t(prop_curie(p)), p.datatype) for p in lab.props] for lab in LABELS.values()}
+    return {lab.name: [(p.name, _t(prop_curie(p)), p.datatype, p.required) for p in lab.props]
+            for lab in LABELS.values()}
 
 
 _EDGE_SPECS = [(p.name, _t(prop_curie(p)), p.datatype) for p in EDGE_PROPS if p.name != "paper"]
@@ -212,10 +217,10 @@ def _node_pairs(nid: str, d: dict, specs, stats: Stats) -> list[tuple[Iri, Term]
     stats.classes[label] += 1
     pairs: list[tuple[Iri, Term]] = [(A, ("kg", label))]
     known = {"label"}
-    for name, pred, dt in spec:
+    for name, pred, dt, required in spec:
         known.add(name)
         value = nid if name == "id" else d.get(name)
-        if value is None or value == "" or value == []:
+        if value is None or value == [] or (value == "" and not required):
             continue
         values = (list(dict.fromkeys(value)) if isinstance(value, list | tuple) else [value]) \
             if dt == "string[]" else [value]
@@ -525,6 +530,7 @@ class ExportResult:
     seconds: float
     triples: int | None = None
     skipped: dict[str, int] = field(default_factory=dict)
+    detail: object = None  # what the sink returned (neo4j-csv: files and import command)
 
 
 def default_path(graph_dir: Path, fmt: str) -> Path:
@@ -546,8 +552,8 @@ def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_
         write_graphml(G, out)
         return ExportResult(out, fmt, time.perf_counter() - t0)
     if fmt == "neo4j-csv":
-        write_neo4j_csv(G, out)
-        return ExportResult(out, fmt, time.perf_counter() - t0)
+        detail = write_neo4j_csv(G, out)
+        return ExportResult(out, fmt, time.perf_counter() - t0, detail=detail)
     stats = Stats()
     _write_chunks(out, rdf_chunks(G, fmt, base, manifest, stats))
     return ExportResult(out, fmt, time.perf_counter() - t0, stats.triples, dict(sorted(stats.skipped.items())))

@@ -39,7 +39,7 @@ from kg.extract.lexicon import Lexicon
 from kg.records import Extraction
 from kg.resolve import resolve
 from kg.schema import LABELS, MENTION_RELATION, RELATIONS
-from kg.text import entity_id, fold
+from kg.text import entity_id, fold, short_hash
 
 GRAPH_FILE = "graph.jsonl"
 EXTRACTIONS_FILE = "extractions.jsonl"
@@ -104,9 +104,34 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
                 if r.evidence.field != "abstract":
                     attrs["field"] = r.evidence.field
             G.add_edge(src, dst, key=key, **attrs)
+        for res in ex.results:
+            add_result(G, p.id, pid, res, remap)
     if lexicon is not None:
         add_taxonomy(G, lexicon)
     return G
+
+
+def add_result(G: nx.MultiDiGraph, paper_id: str, pid: str, res: dict, remap: dict[str, str]) -> None:
+    """A Result node for a numeric claim, linked to its paper, method, metric and setting."""
+    rid = f"result:{short_hash(paper_id, 10)}-{res['start']}"
+    name = " ".join(x for x in (res.get("qualifier"), res["text"], res.get("metric")) if x)
+    attrs = {"label": "Result", "name": name, "value": res["value"], "sentence": res["evidence"]["text"],
+             "valueStart": res["start"], "valueEnd": res["end"]}
+    for k in ("unit", "direction", "qualifier"):
+        if res.get(k) is not None:
+            attrs[k] = res[k]
+    if res.get("metric"):  # not "metric": node ids use label prefixes such as metric:
+        attrs["measure"] = res["metric"]
+    G.add_node(rid, **attrs)
+    prov = {"paper": paper_id, "rule": "result", "confidence": 0.6, "evidence": res["evidence"]["text"],
+            "start": res["evidence"]["start"], "end": res["evidence"]["end"]}
+    G.add_edge(pid, rid, key="REPORTS", type="REPORTS", **prov)
+    links = [("ACHIEVED_BY", res.get("method")), ("ON_METRIC", res.get("metric_id"))]
+    links += [("IN_SETTING", e) for e in res.get("setting", ())]
+    for rtype, target in links:
+        target = remap.get(target, target) if target else None
+        if target and target in G and G.nodes[target]["label"] in RELATIONS[rtype].range:
+            G.add_edge(rid, target, key=rtype, type=rtype, **prov)
 
 
 def _retype(rtype: str, src_label: str, dst_label: str) -> str | None:

@@ -101,6 +101,16 @@ LABELS: dict[str, Label] = {
         Label("Repository", "A code repository or project page.", "Entity", ("schema:SoftwareSourceCode",), ENTITY_PROPS + (
             Prop("url", "string", "The URL as given.", False, "url"),
         )),
+        Label("Result", "A numeric claim a paper reports, e.g. up to 4.48x inference speedup.", None, (), COMMON + (
+            Prop("value", "float", "The number as stated.", True, "value"),
+            Prop("unit", "string", "Unit: %, x, points or dB.", False, "unit"),
+            Prop("direction", "string", "increase or decrease, when the text says.", False, "direction"),
+            Prop("qualifier", "string", "As stated before the number: up to, by, average of.", False, "qualifier"),
+            Prop("measure", "string", "What is measured, as written.", False, "measureText"),
+            Prop("sentence", "string", "Sentence stating the claim.", False, "claimSentence"),
+            Prop("valueStart", "integer", "Start offset of the number in the abstract.", False, "valueStart"),
+            Prop("valueEnd", "integer", "End offset of the number in the abstract.", False, "valueEnd"),
+        )),
     )
 }
 ENTITY_LABELS = tuple(name for name, lab in LABELS.items() if lab.parent == "Entity")
@@ -121,6 +131,11 @@ RELATIONS: dict[str, RelType] = {
         RelType("BROADER", "broader", "Taxonomy: the entity is a kind of the target.", _ENT, _ENT, ("skos:broader",)),
         RelType("PUBLISHED_IN", "publishedIn", "The paper appeared at the venue.", ("Paper",), ("Venue",)),
         RelType("AUTHORED", "authored", "The author wrote the paper.", ("Author",), ("Paper",)),
+        RelType("REPORTS", "reports", "The paper reports the numeric result.", ("Paper",), ("Result",)),
+        RelType("ACHIEVED_BY", "achievedBy", "The result is achieved by the method.", ("Result",), _ENT),
+        RelType("ON_METRIC", "onMetric", "The result is measured by the metric.", ("Result",), ("Metric",)),
+        RelType("IN_SETTING", "inSetting", "The result holds on this dataset, model, software or task.",
+                ("Result",), ("Dataset", "Model", "Software", "Task")),
     )
 }
 

@@ -285,3 +285,13 @@ def test_the_export_is_made_on_demand_and_refreshed(folder, tmp_path):
     os.utime(g / "graph.jsonl", ns=(later, later))
     sparql.ensure_export(g)
     assert nt.stat().st_mtime_ns > before  # graph.jsonl newer: exported again
+
+
+def test_results(store):
+    rows = select(store, "results")
+    by = {(r["method"], float(r["value"]), r["unit"]): r for r in rows}
+    # DraftMixer: "up to 2.9x end-to-end speedup on vLLM"; ART: "reduces forgetting by 31%"
+    draft = by[("DraftMixer", 2.9, "x")]
+    assert draft["direction"] == "increase" and "speedup" in draft["measure"] and "vLLM" in draft["setting"]
+    art = by[("Anchor Replay Tuning", 31.0, "%")]
+    assert art["direction"] == "decrease" and art["measure"] == "forgetting"

@@ -65,14 +65,13 @@ def find_results(text: str, sentences: list[tuple[int, int]], entities: list[Any
             metric, metric_id = None, None
             near = sorted(((abs(ms - end), e) for ms, _me, e in in_sent if e.type == "Metric"), key=lambda x: x[0])
             a = _AFTER.match(after)
+            v = re.search(r"\b(reduc\w*|improv\w*|increas\w*|decreas\w*|lower\w*|boost\w*)\s+((?:[\w-]+\s+){0,3}?)by\s*$", before)
             if a:
                 metric = a.group(0).strip()
+            elif v and v.group(2).strip():  # "reduces forgetting by 31%"
+                metric = re.sub(r"^(?:of|in|on|the|its|their)\s+", "", v.group(2).strip()) or None
             elif near and near[0][0] < 80:
                 metric, metric_id = near[0][1].name, near[0][1].id
-            else:
-                v = re.search(r"\b(reduc\w*|improv\w*|increas\w*|decreas\w*|lower\w*|boost\w*)\s+((?:[\w-]+\s+){0,3}?)by\s*$", before)
-                if v and v.group(2).strip():
-                    metric = re.sub(r"^(?:of|in|on|the|its|their)\s+", "", v.group(2).strip()) or None
             if metric and metric_id is None:
                 for _d, e in near:
                     if e.name.lower() in metric.lower():

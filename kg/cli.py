@@ -29,7 +29,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 
 GraphDir = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]

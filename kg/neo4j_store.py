@@ -149,8 +149,9 @@ def _kg_label_expr() -> str:
 def wipe_query(batch: int = 10_000) -> str:
     """Delete up to ``batch`` kg nodes (and their relationships); run until it returns 0.
 
-    >>> wipe_query(5)
-    'MATCH (n:Paper|Venue|Author|Entity) WITH n LIMIT 5 DETACH DELETE n RETURN count(*) AS n'
+    >>> wipe_query(5).startswith("MATCH (n:Paper|Venue|"), wipe_query(5).endswith("|Entity) WITH n LIMIT 5 "
+    ...                                                         "DETACH DELETE n RETURN count(*) AS n")
+    (True, True)
     """
     return f"MATCH (n:{_kg_label_expr()}) WITH n LIMIT {int(batch)} DETACH DELETE n RETURN count(*) AS n"
 
@@ -248,6 +249,27 @@ def safe_uri(uri: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def check_uri(uri: str) -> None:
+    """Refuse URIs kg cannot use (HTTP, user:password@, no scheme) with a message saying why.
+
+    >>> check_uri("neo4j+s://abc.databases.neo4j.io")
+    >>> check_uri("http://127.0.0.1:7474")
+    Traceback (most recent call last):
+    kg.errors.Neo4jUnavailable: cannot use the Neo4j URI http://127.0.0.1:7474: kg talks Bolt; use bolt://host:7687 or neo4j://host:7687 (7474 is the HTTP port of Browser)
+    """
+    where = safe_uri(uri)
+    scheme, sep, rest = uri.partition("://")
+    if not sep or scheme.lower() not in BOLT_SCHEMES:
+        raise Neo4jUnavailable(f"cannot use the Neo4j URI {where}: kg talks Bolt; use bolt://host:7687 "
+                               "or neo4j://host:7687 (7474 is the HTTP port of Browser)")
+    if "@" in rest.split("/", 1)[0]:
+        raise Neo4jUnavailable(f"cannot use the Neo4j URI {where}: put the user and password in "
+                               "NEO4J_USERNAME and NEO4J_PASSWORD, not in the URI")
+
+
 def _unreachable(uri: str, why: str = "") -> Neo4jUnavailable:
     why = f" ({why})" if why else ""
     return Neo4jUnavailable(f"cannot reach Neo4j at {safe_uri(uri)}{why}: start one with "
@@ -259,7 +281,6 @@ def translate(exc: Exception, uri: str, user: str = DEFAULT_USER, database: str 
     """The kg error for a driver exception raised while talking to the server at ``uri``."""
     from neo4j.exceptions import (
         AuthError,
-        DriverError,
         Neo4jError,
         ServiceUnavailable,
         SessionExpired,
@@ -281,8 +302,6 @@ def translate(exc: Exception, uri: str, user: str = DEFAULT_USER, database: str 
         return _unreachable(uri)
     if isinstance(exc, Neo4jError):
         return QueryError(f"Neo4j refused the statement: {exc.message or code}")
-    if isinstance(exc, DriverError | ValueError):
-        return Neo4jUnavailable(f"cannot use the Neo4j URI {where}: {exc}; use e.g. {DEFAULT_URI}")
     return exc
 
 
@@ -293,15 +312,24 @@ def connect(uri: str = DEFAULT_URI, user: str = DEFAULT_USER, password: str | No
     Raises :class:`kg.errors.Neo4jUnavailable` (exit code 3) with a one-line message otherwise.
     """
     from neo4j import GraphDatabase
+    from neo4j.exceptions import DriverError
 
+    check_uri(uri)
     try:
         driver = GraphDatabase.driver(uri, auth=(user, password) if password is not None else None,
                                       connection_acquisition_timeout=30,
                                       notifications_min_severity="OFF")
-    except Exception as exc:
-        raise translate(exc, uri, user, database) from None
-    try:
-        driver.execute_query("RETURN 1", database_=database)
+    except (ValueError, DriverError):  # the driver's message repeats the URI: keep it out
+        raise Neo4jUnavailable(f"cannot use the Neo4j URI {safe_uri(uri)}: write it as "
+                               f"scheme://host:port, e.g. {DEFAULT_URI}") from None
+    try:  # no managed transaction here: those retry an unreachable server for 30 s
+        driver.verify_connectivity()
+        with driver.session(database=database) as s:
+            s.run("RETURN 1").consume()
+    except ValueError:  # e.g. a port that is not a number
+        driver.close()
+        raise Neo4jUnavailable(f"cannot use the Neo4j URI {safe_uri(uri)}: write it as "
+                               f"scheme://host:port, e.g. {DEFAULT_URI}") from None
     except Exception as exc:
         driver.close()
         raise translate(exc, uri, user, database, password is not None) from None

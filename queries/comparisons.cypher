@@ -1,0 +1,7 @@
+// Which methods are compared with, or reported to outperform, which? One row per
+// COMPARED_WITH / OUTPERFORMS relationship, with the paper it comes from.
+// Params: none.
+MATCH (a:Entity)-[r:COMPARED_WITH|OUTPERFORMS]->(b:Entity)
+OPTIONAL MATCH (p:Paper {id: 'paper:' + r.paper})
+RETURN a.name AS method, type(r) AS relation, b.name AS other, p.title AS paper
+ORDER BY method, relation, other;

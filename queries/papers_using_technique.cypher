@@ -1,0 +1,13 @@
+// Which papers use a technique (or method, model…), directly or through a narrower one?
+// $technique: a name or alias, case-insensitive; narrower entities are found through BROADER
+// (and VARIANT_OF) chains. `via` lists what each paper actually uses.
+// Params: $technique (string).
+:param technique => 'speculative decoding';
+MATCH (t:Entity)
+WHERE toLower(t.name) = toLower($technique)
+   OR any(a IN coalesce(t.aliases, []) WHERE toLower(a) = toLower($technique))
+MATCH (n:Entity)-[:BROADER|VARIANT_OF*0..]->(t)
+MATCH (p:Paper)-[:USES]->(n)
+WITH p, n ORDER BY n.name
+RETURN p.title AS paper, collect(DISTINCT n.name) AS via
+ORDER BY paper;

@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
@@ -82,7 +81,12 @@ def bench_build(papers, sizes, tmp: Path, n_proc: int) -> dict:
         res["ms_per_paper"] = round(1000 * res["wall"] / n, 3)
         rows[str(n)] = res
     first, last = rows[str(sizes[0])], rows[str(sizes[-1])]
-    return {"sizes": rows, "per_paper_ratio_largest_vs_smallest": round(last["ms_per_paper"] / first["ms_per_paper"], 3)}
+    exports = {fmt: run_cmd([*KG, "export", "-g", str(out), "--format", fmt]) for fmt in ("ttl", "nt")}
+    total = last["wall"] + sum(e["wall"] for e in exports.values())
+    return {"sizes": rows, "per_paper_ratio_largest_vs_smallest": round(last["ms_per_paper"] / first["ms_per_paper"], 3),
+            "largest_exports_s": {k: round(v["wall"], 2) for k, v in exports.items()},
+            "largest_build_plus_exports_s": round(total, 1),
+            "largest_peak_rss_mb": round(max([last["maxrss_mb"], *(e["maxrss_mb"] for e in exports.values())]))}
 
 
 def bench_incremental(papers, tmp: Path, n_proc: int, add: int = 1000) -> dict:

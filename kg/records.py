@@ -73,8 +73,8 @@ class Paper:
 
 
 @dataclass(frozen=True, slots=True)
-class Mention:
-    """A span of the paper's text: ``abstract[start:end] == text``, or of the title when
+class TextSpan:
+    """A stretch of the paper's text: ``abstract[start:end] == text``, or of the title when
     ``field == "title"``."""
 
     text: str
@@ -90,19 +90,13 @@ class Mention:
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
-    """The sentence that supports a relation, with its offsets in the abstract (or title)."""
+class Mention(TextSpan):
+    """Where an entity is mentioned."""
 
-    text: str
-    start: int
-    end: int
-    field: str = "abstract"
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"text": self.text, "start": self.start, "end": self.end}
-        if self.field != "abstract":
-            d["field"] = self.field
-        return d
+@dataclass(frozen=True, slots=True)
+class Evidence(TextSpan):
+    """The sentence that supports a relation."""
 
 
 @dataclass(frozen=True, slots=True)

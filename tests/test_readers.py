@@ -93,3 +93,26 @@ def test_hostile_titles_are_kept_clean(tmp_path, name):
     papers, _ = read(write(tmp_path, "x.jsonl", json.dumps({"id": name, "title": name, "abstract": "We study X."})))
     assert papers[0].title == papers[0].title.strip() and "\n" not in papers[0].title
     assert "\u202e" not in papers[0].title and "\u200b" not in papers[0].id
+
+
+def test_truncated_json_document_is_reported_with_its_line(tmp_path):
+    doc = json.dumps([{"id": "a", "abstract": "One abstract here."}, {"id": "b", "abstract": "Two"}], indent=1)
+    papers, report = read(write(tmp_path, "t.json", doc[: len(doc) // 2 + 7]), str(ok_input(tmp_path)))
+    assert [p.id for p in papers] == ["ok1"]  # the other input is still read
+    (problem,) = report.skipped
+    assert problem.source.endswith("t.json") and problem.line and problem.reason.startswith("bad JSON")
+
+
+def ok_input(tmp_path):
+    return write(tmp_path, "ok.jsonl", json.dumps({"id": "ok1", "abstract": "A fine abstract."}))
+
+
+def test_duplicates_within_one_input_and_mixed_newlines(tmp_path):
+    rows = [json.dumps({"id": "d1", "abstract": "First abstract text."}),
+            json.dumps({"id": "d2", "abstract": "Second abstract text."}),
+            json.dumps({"id": "d1", "abstract": "First abstract text, again."})]
+    mixed = rows[0] + "\r\n" + rows[1] + "\r" + rows[2] + "\n"
+    papers, report = read(write(tmp_path, "m.jsonl", mixed))
+    assert [p.id for p in papers] == ["d1", "d2"]
+    (dup,) = report.skipped
+    assert dup.line == 3 and dup.reason.startswith("duplicate") and "m.jsonl:1" in dup.reason

@@ -74,6 +74,7 @@ def build(
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
 
@@ -93,7 +94,7 @@ def build(
             return lambda n: prog.advance(tasks[desc], n)
 
         result = run_build(inputs, out_dir, workers=workers, dask=dask, report=report, fresh=fresh,
-                           progress=progress)
+                           progress=progress, ner_model=str(ner or ""))
         for t in tasks.values():
             prog.update(t, total=prog.tasks[t].total or 1, completed=prog.tasks[t].total or 1)
     code = _report_problems(report, quiet)
@@ -109,6 +110,7 @@ def build(
 def extract(
     inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (one object per paper) or table.")] = "jsonl",
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
 ) -> None:
     """Print what is extracted from each paper, without building a graph.
 
@@ -120,7 +122,7 @@ def extract(
     if fmt not in ("jsonl", "table"):
         raise typer.BadParameter("use jsonl or table", param_hint="--format")
     report = ReadReport()
-    ex = Extractor()
+    ex = Extractor(ner_model=str(ner or ""))
     papers = read_papers(inputs, report)
     if fmt == "jsonl":
         for e in ex.extract_all(papers):

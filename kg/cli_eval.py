@@ -20,6 +20,8 @@ def register(app: typer.Typer) -> None:
         split: Annotated[str, typer.Option("--split", help="Paper-level gold split: tune, heldout or all.")] = "heldout",
         papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",
+                                                 help="Trained span model folder (scripts/train_ner.py); GPL-3.0-derived, optional.")] = None,
     ) -> None:
         """Score extraction against gold: precision, recall and F1 per label.
 
@@ -59,10 +61,11 @@ def register(app: typer.Typer) -> None:
                 raise InputError(f"{pred}: no prediction for {len(missing)} gold item(s), e.g. {missing[0]}")
             exs = [by_id[i] for i in ids]
         else:
-            exs = list(Extractor().extract_all(ps))
+            exs = list(Extractor(ner_model=ner or "").extract_all(ps))
         result = score_scier(rows, exs) if scier else score_papers(rows, exs)
         result["gold"] = str(gold)
         result["items"] = len(rows)
+        result["ner_model"] = str(ner) if ner and pred is None else None
         if not scier:
             result["split"] = split
         if as_json:

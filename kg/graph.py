@@ -246,7 +246,8 @@ def write_files(files: dict[Path, Iterable[str]]) -> None:
                 tmp.unlink()
 
 
-def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str]) -> dict:
+def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str],
+         pipeline: str | None = None) -> dict:
     """Persist extractions, graph and manifest, all or nothing. Returns the manifest."""
     from kg import __version__
 
@@ -262,6 +263,8 @@ def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], source
         "nodes": G.number_of_nodes(),
         "edges": G.number_of_edges(),
     }
+    if pipeline:
+        manifest["pipeline"] = pipeline  # e.g. rules-1, or rules-1+ner-scier-1 (GPL-3.0-derived model)
     write_files({
         folder / EXTRACTIONS_FILE: (json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in ex_sorted),
         folder / GRAPH_FILE: graph_lines(G),

@@ -19,10 +19,15 @@ from kg.schema import LEXICON_DIR
 class Extractor:
     """Runs the spaCy pipeline over papers. One instance per process; reuse it."""
 
-    def __init__(self, lexicon_dir: Path | str = LEXICON_DIR, batch_size: int = 64):
+    def __init__(self, lexicon_dir: Path | str = LEXICON_DIR, batch_size: int = 64,
+                 ner_model: Path | str | None = None):
+        """``ner_model``: folder of the optional trained span model; None reads
+        ``$KG_NER_MODEL`` (unset or empty: rules only)."""
+        from kg.extract.ner import model_path_from_env
         from kg.extract.pipeline import build_nlp
 
-        self.nlp = build_nlp(lexicon_dir)
+        self.ner_model = ner_model if ner_model is not None else model_path_from_env()
+        self.nlp = build_nlp(lexicon_dir, self.ner_model)
         self.batch_size = batch_size
 
     def extract(self, paper: Paper) -> Extraction:
@@ -60,15 +65,18 @@ class _null:
         return False
 
 
-_WORKER: Extractor | None = None
+_WORKER: tuple[tuple[str, str], Extractor] | None = None
 
 
-def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR)) -> list[Extraction]:
-    """Extract one batch in a worker (process pool or Dask): the extractor is built once."""
+def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
+                  ner_model: str = "") -> list[Extraction]:
+    """Extract one batch in a worker (process pool or Dask): the extractor is built once
+    per (lexicon, span model); ``ner_model=""`` is rules only."""
     global _WORKER
-    if _WORKER is None:
-        _WORKER = Extractor(lexicon_dir)
-    return list(_WORKER.extract_all(papers))
+    key = (lexicon_dir, ner_model)
+    if _WORKER is None or _WORKER[0] != key:
+        _WORKER = (key, Extractor(lexicon_dir, ner_model=ner_model))
+    return list(_WORKER[1].extract_all(papers))
 
 
 __all__ = ["Extractor", "Paper", "extract_batch"]

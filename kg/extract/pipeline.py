@@ -14,6 +14,8 @@ Components, in order (each annotates the Doc in place):
 - ``kg_lexicon``: PhraseMatcher over ``schema/lexicons`` -> ``doc.spans["kg_lexicon"]``.
 - ``kg_patterns``: URLs, model names, acronym definitions, name-shaped words ->
   ``doc.user_data["kg_found"]``.
+- ``kg_ner`` (optional, ``KG_NER_MODEL=DIR`` or ``--ner DIR``): a trained span model's
+  Method/Task/Dataset spans -> ``doc.user_data["kg_ner"]`` (see ``kg/extract/ner.py``).
 - ``kg_entities``: merges candidates, types acronym long forms -> ``doc.spans["kg"]``
   (label = entity type, kb_id = canonical name).
 - ``kg_relations``: what the paper proposes, comparisons -> ``doc.user_data["kg_rel"]``.
@@ -44,6 +46,15 @@ from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
 PIPELINE_VERSION = "rules-1"
+
+
+def pipeline_id(ner_model: Path | str | None = None) -> str:
+    """What made an extraction: ``rules-1``, or ``rules-1+ner-scier-1`` with the span model."""
+    if not ner_model:
+        return PIPELINE_VERSION
+    from kg.extract.ner import NER_VERSION
+
+    return f"{PIPELINE_VERSION}+ner-scier-{NER_VERSION}"
 
 
 @Language.component("kg_sentences")
@@ -223,6 +234,7 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
 
 
 _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
+             "ner": 2,  # the optional trained span model (kg_ner): below every rule that knows the name
              "name-shape": 1,
              "name-weak": 1}
 
@@ -271,6 +283,10 @@ class EntityMerger:
             cands.append((ac.short_start, ac.short_end, label, name, rule))
             for m in re.finditer(r"(?<![\w-])" + re.escape(core) + r"s?(?![\w-])", text):
                 cands.append((m.start(), m.end(), label, name, rule))
+        if "kg_ner" in doc.user_data:  # the optional trained span model ran
+            from kg.extract.ner import ner_candidates
+
+            cands += ner_candidates(doc, self.lexicon, canonical_long_form, single_lower=False)
         cands = [c for c in cands if fold(c[3]) not in self.stoplist and not (
             c[4] == "lexicon" and c[0] >= 2 and text[c[0] - 1] == "-" and text[c[0] - 2].isalnum())]
         cands.sort(key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
@@ -294,8 +310,9 @@ class EntityMerger:
         return doc
 
 
-def build_nlp(lexicon_dir: Path | str = LEXICON_DIR) -> Language:
-    """The default pipeline: blank English tokenizer + kg components."""
+def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | None = None) -> Language:
+    """The default pipeline: blank English tokenizer + kg components; with ``ner_model``
+    (a folder made by ``scripts/train_ner.py``) also the optional trained span model."""
     from kg.extract import relations  # noqa: F401  (registers kg_relations)
 
     nlp = spacy.blank("en")
@@ -304,6 +321,10 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR) -> Language:
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_lexicon", config=cfg)
     nlp.add_pipe("kg_patterns", config=cfg)
+    if ner_model:
+        from kg.extract import ner  # noqa: F401  (registers kg_ner)
+
+        nlp.add_pipe("kg_ner", config={"model_path": str(ner_model)})
     nlp.add_pipe("kg_entities", config=cfg)
     nlp.add_pipe("kg_relations")
     return nlp

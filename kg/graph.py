@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
+import orjson
 
 from kg.errors import ExportError, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
@@ -175,13 +176,17 @@ def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
 # ---------------------------------------------------------------- persistence
 
 
-def graph_lines(G: nx.MultiDiGraph) -> Iterator[str]:
+def _dumps(obj: dict) -> bytes:
+    """One JSON line: keys sorted, UTF-8, no spaces (orjson: several times faster than json)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+
+
+def graph_lines(G: nx.MultiDiGraph) -> Iterator[bytes]:
     """The graph as sorted JSON lines: the persisted form, byte-stable for the same graph."""
     for n in sorted(G.nodes):
-        yield json.dumps({"kind": "node", "id": n, **G.nodes[n]}, ensure_ascii=False, sort_keys=True)
+        yield _dumps({"kind": "node", "id": n, **G.nodes[n]})
     for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[3]["type"], e[1], e[2])):
-        yield json.dumps({"kind": "edge", "source": u, "target": v, "key": k, **d},
-                         ensure_ascii=False, sort_keys=True)
+        yield _dumps({"kind": "edge", "source": u, "target": v, "key": k, **d})
 
 
 def _umask() -> int:
@@ -208,15 +213,15 @@ def atomic_write(path: Path, mode: str = "w"):
         raise
 
 
-def _stage(path: Path, lines: Iterable[str]) -> Path:
+def _stage(path: Path, lines: Iterable[bytes | str]) -> Path:
     """Write lines to a temporary file beside ``path``; return the temporary path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
             for line in lines:
-                fh.write(line)
-                fh.write("\n")
+                fh.write(line if isinstance(line, bytes) else line.encode("utf-8"))
+                fh.write(b"\n")
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
@@ -227,7 +232,7 @@ def _stage(path: Path, lines: Iterable[str]) -> Path:
     return Path(tmp)
 
 
-def write_files(files: dict[Path, Iterable[str]]) -> None:
+def write_files(files: dict[Path, Iterable[bytes | str]]) -> None:
     """Write several files so that either all are replaced or none: each is staged to a
     temporary file first, and only when every one is complete are they renamed into place."""
     staged: dict[Path, Path] = {}
@@ -266,7 +271,7 @@ def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], source
     if pipeline:
         manifest["pipeline"] = pipeline  # e.g. rules-1, or rules-1+ner-scier-1 (GPL-3.0-derived model)
     write_files({
-        folder / EXTRACTIONS_FILE: (json.dumps(e.to_json(), ensure_ascii=False, sort_keys=True) for e in ex_sorted),
+        folder / EXTRACTIONS_FILE: (_dumps(e.to_json()) for e in ex_sorted),
         folder / GRAPH_FILE: graph_lines(G),
         folder / MANIFEST_FILE: [json.dumps(manifest, indent=2, sort_keys=True)],
     })
@@ -284,8 +289,8 @@ def load_extractions(folder: Path) -> list[Extraction]:
     path = Path(folder) / EXTRACTIONS_FILE
     if not path.exists():
         return []
-    with path.open(encoding="utf-8") as fh:
-        return [Extraction.from_json(json.loads(line)) for line in fh if line.strip()]
+    with path.open("rb") as fh:
+        return [Extraction.from_json(orjson.loads(line)) for line in fh if line.strip()]
 
 
 def load_graph(folder: Path) -> nx.MultiDiGraph:
@@ -295,11 +300,11 @@ def load_graph(folder: Path) -> nx.MultiDiGraph:
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
                                  f"build one first: kg build PAPERS -o {folder}")
     G = nx.MultiDiGraph()
-    with path.open(encoding="utf-8") as fh:
+    with path.open("rb") as fh:
         for no, line in enumerate(fh, 1):
             try:
-                d = json.loads(line)
-            except json.JSONDecodeError:
+                d = orjson.loads(line)
+            except orjson.JSONDecodeError:
                 raise GraphNotFoundError(f"{path}:{no}: corrupt graph file; rebuild it with kg build") from None
             if d.pop("kind") == "node":
                 G.add_node(d.pop("id"), **d)

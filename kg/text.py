@@ -34,6 +34,9 @@ _MACROS = {
     "textit": "", "emph": "", "operatorname": "", "tilde": "", "hat": "", "bar": "",
     "widetilde": "", "widehat": "", "left": "", "right": "", "big": "", "Big": "",
     "frac": "", "dfrac": "", "tfrac": "", "mid": "|", "lvert": "|", "rvert": "|",
+    "underline": "", "overline": "", "texttt": "", "textsc": "", "textrm": "", "textsf": "",
+    "mathit": "", "mathsf": "", "mathtt": "", "mathscr": "", "mathfrak": "", "boldsymbol": "",
+    "bm": "", "textnormal": "", "small": "", "large": "", "footnotesize": "", "emph ": "",
     "dots": "…", "ldots": "…", "cdots": "⋯", "%": "%", "&": "&", "_": "_", "#": "#",
     "$": "$", "{": "{", "}": "}", ",": " ", ";": " ", "!": "", " ": " ", "quad": " ",
 }
@@ -44,6 +47,8 @@ _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u
 _CONTROL = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]")
 _WS = re.compile(r"\s+")
 _URL_CMD = re.compile(r"\\(?:url|href)\{([^}]*)\}(?:\{[^}]*\})?")
+_FORMAT_CMD = re.compile(r"\\(?:underline|overline|texttt|textsc|textrm|textsf|textbf|textit|emph|mathrm|"
+                         r"mathbf|mathit|mathsf|mathtt|mathcal|mathbb|boldsymbol|bm|textnormal)\s*\{([^{}]*)\}")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
 _MACRO = re.compile(r"\\([A-Za-z]+|[%&_#${},;! ])")
 _SCRIPT = re.compile(r"([\^_])(\{[^{}]*\}|[A-Za-z0-9+\-])")
@@ -94,6 +99,7 @@ def _clean_once(text: str) -> str:
         text = html.unescape(text)
     if "\\" in text or "$" in text:
         text = _URL_CMD.sub(r"\1", text)
+        text = _FORMAT_CMD.sub(r"\1", text)
         text = _MATH.sub(_math, text)
         text = _MACRO.sub(lambda m: _MACROS.get(m.group(1), "\\" + m.group(1)), text)
     if "*" in text:

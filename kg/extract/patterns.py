@@ -170,6 +170,9 @@ def long_form(sf: str, before: str) -> str | None:
     lf = re.split(r"[—–]", text[start:])[-1].strip(" ,;:-")
     if not lf or lf.lower() == sf.lower() or len(lf) <= len(sf) or any(c in lf for c in "()[]"):
         return None
+    caps = sum(1 for c in sf if c.isupper() or c.isdigit())
+    if len(lf.split()) > max(caps, 1) + 2:  # letters scattered over a whole clause: not a definition
+        return None
     return lf
 
 
@@ -234,7 +237,7 @@ _STOP_NAMES = {"SoTA", "SOTA", "SotA", "GPUs", "CPUs", "TPUs", "LLMs", "APIs", "
 
 def is_name_shaped(word: str) -> bool:
     """Looks like a coined name: CamelCase, letters with digits, or Capitalised-Hyphenated."""
-    if word in _STOP_NAMES or len(word) < 3:
+    if word in _STOP_NAMES or len(word) < 3 or re.fullmatch(r"[A-Z]{2,}s", word):  # ANNs: a plural acronym
         return False
     letters = [c for c in word if c.isalpha()]
     if not letters:

@@ -9,12 +9,59 @@ def _fmt(v) -> str:
     return f"{v:,}" if isinstance(v, int) else f"{v}"
 
 
+def _num(v) -> float | None:
+    return float(v) if isinstance(v, int | float) else None
+
+
+def targets(r: dict) -> list[str]:
+    """The performance targets, each with the figure measured in this run and met or not."""
+    rows = []
+
+    def row(name: str, value, ok: bool | None) -> None:
+        rows.append(f"| {name} | {value} | {'met' if ok else 'not met' if ok is not None else 'n/a'} |")
+
+    ex, b, inc = r["extraction"], r["build"], r["incremental"]
+    row("extraction (all cores) >= 0.3x blank tokenizer (1 process)", ex["ratio_all_cores_vs_blank_tokenizer"],
+        ex["ratio_all_cores_vs_blank_tokenizer"] >= 0.3)
+    if "largest_build_plus_exports_s" in b:
+        row("all papers to graph and exports <= 240 s", b["largest_build_plus_exports_s"],
+            b["largest_build_plus_exports_s"] <= 240)
+        row("peak RSS <= 2048 MB", b["largest_peak_rss_mb"], b["largest_peak_rss_mb"] <= 2048)
+    row("time per paper at full size <= 1.2x at 1k", b["per_paper_ratio_largest_vs_smallest"],
+        b["per_paper_ratio_largest_vs_smallest"] <= 1.2)
+    row("incremental add of 1k <= 1.5x building 1k alone", inc["ratio_incremental_vs_alone"],
+        inc["ratio_incremental_vs_alone"] <= 1.5)
+    e = r.get("export", {})
+    if "ratio_ttl_vs_rdflib_serialize" in e:
+        for fmt in ("ttl", "nt"):
+            v = e[f"ratio_{fmt}_vs_rdflib_serialize"]
+            row(f"{fmt} export >= 5x rdflib Graph.serialize", v, v >= 5)
+        row("nt export >= 0.5x plain string writing", e["ratio_nt_vs_plain_string"], e["ratio_nt_vs_plain_string"] >= 0.5)
+    q = r.get("sparql", {})
+    if "pyoxigraph_ms" in q:
+        slow = sorted(k for k, v in q["pyoxigraph_ms"].items() if v > 100)
+        row("every canned SPARQL query <= 100 ms median", f"max {q['max_pyoxigraph_ms']} ms; over: {', '.join(slow) or 'none'}",
+            not slow)
+        under = sorted(k for k, v in q["ratio_rdflib_vs_pyoxigraph"].items()
+                       if _num(v) is not None and _num(v) < 10)
+        row("every canned SPARQL query >= 10x faster than rdflib", f"below 10x: {', '.join(under) or 'none'}", not under)
+    n = r.get("neo4j", {})
+    if "subset" in n:
+        v = n["subset"]["ratio_row_vs_batch"]
+        row("Neo4j batched load >= 20x one MERGE per row", v, v >= 20)
+    return ["## Targets", "", "| target | measured | |", "|---|---|---|", *rows, ""]
+
+
 def write_report(r: dict, folder: Path) -> None:
     m = r["machine"]
     lines = ["# Benchmark results", "",
              f"Machine: {m['cpus']} cores, Python {m['python']}, {m['platform']}"
              + (" (quick mode)" if m["quick"] else "") + f"; corpus {r['corpus_papers']:,} papers.",
-             "Every ratio compares with a baseline measured in the same run.", ""]
+             "Every ratio compares with a baseline measured in the same run. The machine is shared: other",
+             "processes ran during this run, so absolute times carry noise (ratios less so).",
+             "Run with `make bench` (all) or `make bench-quick`; Neo4j figures need a server",
+             "(`bash scripts/neo4j start; eval \"$(bash scripts/neo4j env)\"`).", ""]
+    lines += targets(r)
     ex = r["extraction"]
     lines += ["## Extraction", "", "| measure | value |", "|---|---|"]
     lines += [f"| {k.replace('_', ' ')} | {_fmt(v)} |" for k, v in ex.items()]

@@ -270,3 +270,49 @@ def find_names(text: str) -> Iterator[Found]:
             continue  # plain words: the common case, skipped before the full test
         if is_name_shaped(w):
             yield Found(m.start(), m.end(), w, "Method", "name-shape" if is_strong_name(w) else "name-weak")
+
+
+# ---------------------------------------------------------------- task phrases
+
+TASK_HEADS = ("prediction", "detection", "classification", "segmentation", "generation", "estimation",
+              "recognition", "translation", "retrieval", "forecasting", "answering", "summarization",
+              "localization", "tracking", "captioning", "reconstruction", "imputation", "completion",
+              "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
+              "inpainting", "editing", "navigation", "manipulation", "registration", "clustering")
+_TASK = re.compile(r"(?<![\w-])((?:[a-z][a-z0-9-]*\s+){1,3}(?:" + "|".join(TASK_HEADS) + r"))(?![\w-])")
+_VERBISH = re.compile(r"(?:ing|ate|ize|ise|ify|ed)$")
+_NOT_MODIFIERS = {
+    "the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "our", "this", "that",
+    "these", "those", "we", "is", "are", "its", "their", "from", "as", "at", "via", "such", "both",
+    "accurate", "efficient", "effective", "better", "improved", "robust", "fast", "faster", "novel",
+    "new", "existing", "various", "different", "many", "several", "downstream", "general", "final",
+    "high-quality", "reliable", "strong", "standard", "challenging", "difficult", "simple", "joint",
+    "end-to-end", "large-scale", "real-world", "improve", "improves", "enable", "enables", "perform",
+    "performs", "achieve", "achieves", "than", "more", "most", "less", "can", "be", "been",
+    "it", "which", "while", "when", "where", "also", "not", "only", "each", "all", "any", "other",
+    "same", "first", "second", "based", "using", "used", "use", "like", "data", "model", "models",
+    "method", "methods", "task", "tasks", "problem", "problems", "approach", "accurately", "precise",
+    "quality", "performance", "results", "result", "good", "poor", "online", "offline", "zero-shot",
+    "few-shot", "conditional", "unconditional", "controllable", "scalable", "full", "partial",
+    "optimal", "distinct", "flexible", "inherent", "characteristic", "specific", "overall", "proper"}
+
+
+_VERBS = {"decode", "enhance", "leverage", "improve", "boost", "support", "tackle", "address", "solve",
+          "perform", "enable", "study", "consider", "achieve", "yield", "require", "allow", "make",
+          "help", "guide", "drive", "benefit", "facilitate", "accelerate", "outperform", "handle"}
+
+
+def find_task_phrases(text: str) -> Iterator[Found]:
+    """Lower-case noun phrases headed by a task word: "retrosynthesis prediction",
+    "video super-resolution", "graph decomposition". Leading function words and vague
+    adjectives are trimmed; at least one content modifier must remain."""
+    for m in _TASK.finditer(text):
+        words = m.group(1).split()
+        start = m.start(1)
+        while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS):
+            start += len(words[0])
+            start = text.index(words[1], start)
+            words = words[1:]
+        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS for w in words[:-1]):
+            continue
+        yield Found(start, m.end(1), " ".join(words), "Task", "task-phrase")

@@ -40,6 +40,7 @@ from kg.extract.patterns import (
     acronym_core,
     find_acronyms,
     find_names,
+    find_task_phrases,
     find_urls,
 )
 from kg.schema import LEXICON_DIR
@@ -131,6 +132,7 @@ class PatternFinder:
         found: list[Found] = list(find_urls(text))
         found += self.models.find(text)
         found += find_names(text)
+        found += find_task_phrases(text)
         doc.user_data["kg_found"] = found
         doc.user_data["kg_acronyms"] = list(find_acronyms(text, sents))
         return doc
@@ -235,7 +237,7 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
 
 _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
              "ner": 2,  # the optional trained span model (kg_ner): below every rule that knows the name
-             "name-shape": 1,
+             "name-shape": 1, "task-phrase": 1,
              "name-weak": 1}
 
 

@@ -47,3 +47,12 @@ def test_name_shapes():
         assert is_name_shaped(w), w
     for w in ["RGBD", "KL-regularized", "target-draft", "Transformer", "GPUs", "COVID-19", "x86"]:
         assert not is_name_shaped(w), w
+
+
+def test_task_phrases():
+    from kg.extract.patterns import find_task_phrases
+
+    text = ("We study graph decomposition and improve histopathology image classification; "
+            "we enhance set-level image classification and decode predictions.")
+    assert [f.name for f in find_task_phrases(text)] == \
+        ["graph decomposition", "histopathology image classification", "set-level image classification"]

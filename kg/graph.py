@@ -196,40 +196,39 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_write(path: Path, mode: str = "w"):
-    """Write to a temporary file beside ``path`` and rename it into place on success."""
+def _temp_beside(path: Path, mode: str = "w"):
+    """Yield (file, temporary path) beside ``path``; the file is complete, synced and given
+    normal permissions on exit, and removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {})) as fh:
-            yield fh
+        text = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {"buffering": 1 << 20}
+        with os.fdopen(fd, mode, **text) as fh:
+            yield fh, Path(tmp)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def atomic_write(path: Path, mode: str = "w"):
+    """Write to a temporary file beside ``path`` and rename it into place on success."""
+    with _temp_beside(path, mode) as (fh, tmp):
+        yield fh
+    os.replace(tmp, path)
 
 
 def _stage(path: Path, lines: Iterable[bytes | str]) -> Path:
     """Write lines to a temporary file beside ``path``; return the temporary path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
-            for line in lines:
-                fh.write(line if isinstance(line, bytes) else line.encode("utf-8"))
-                fh.write(b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return Path(tmp)
+    with _temp_beside(path, "wb") as (fh, tmp):
+        for line in lines:
+            fh.write(line if isinstance(line, bytes) else line.encode("utf-8"))
+            fh.write(b"\n")
+    return tmp
 
 
 def write_files(files: dict[Path, Iterable[bytes | str]]) -> None:

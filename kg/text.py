@@ -139,7 +139,7 @@ def singular(word: str) -> str:
 def fold(name: str) -> str:
     """Matching key: case-folded, dashes and punctuation as spaces, last word singular."""
     name = clean(name).lower()
-    name = re.sub(r"[-_/\s]+", " ", name).strip(" .,;:")
+    name = re.sub(r"[-_/\\\s]+", " ", name).strip(" .,;:")
     if not name:
         return ""
     head, _, last = name.rpartition(" ")

@@ -18,6 +18,7 @@ import hashlib
 import html
 import re
 import unicodedata
+from functools import lru_cache
 
 _SUPERSCRIPT = str.maketrans("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ")
 _SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
@@ -136,8 +137,10 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+@lru_cache(maxsize=1 << 17)
 def fold(name: str) -> str:
-    """Matching key: case-folded, dashes and punctuation as spaces, last word singular."""
+    """Matching key: case-folded, dashes and punctuation as spaces, last word singular.
+    Cached: extraction and resolution fold the same names over and over."""
     name = clean(name).lower()
     name = re.sub(r"[-_/\\\s]+", " ", name).strip(" .,;:")
     if not name:
@@ -166,6 +169,7 @@ def short_hash(text: str, n: int = 12) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:n]
 
 
+@lru_cache(maxsize=1 << 17)
 def entity_id(label: str, name: str) -> str:
     """``technique:speculative-decoding``: the stable id of an entity from its label and name."""
     return f"{label.lower()}:{slug(name)}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-import numpy as np
 from spacy.attrs import LOWER
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -70,18 +69,19 @@ def _appositive(doc: Doc, span: Span, sent_end: int) -> str | None:
 
 
 _CUES = TRIGGERS | NAMING | OUTPERFORM | COMPARE | {"introduction"}
-_CUE_HASHES: dict[int, np.ndarray] = {}
+_CUE_HASHES: dict[int, frozenset[int]] = {}
 
 
 def _cue_positions(doc: Doc) -> list[int]:
-    """Token positions whose lowercase form is a cue word, found without a Python token loop."""
+    """Token positions whose lowercase form is a cue word, found without Token objects
+    (on abstract-sized arrays a set lookup takes about a third of the time of ``numpy.isin``)."""
     key = id(doc.vocab)
-    if key not in _CUE_HASHES:
-        _CUE_HASHES[key] = np.array(sorted(doc.vocab.strings.add(w) for w in _CUES), dtype="uint64")
+    cues = _CUE_HASHES.get(key)
+    if cues is None:
+        cues = _CUE_HASHES[key] = frozenset(doc.vocab.strings.add(w) for w in _CUES)
     if not len(doc):
         return []
-    lowers = doc.to_array([LOWER]).reshape(-1)
-    return np.nonzero(np.isin(lowers, _CUE_HASHES[key]))[0].tolist()
+    return [i for i, h in enumerate(doc.to_array([LOWER]).reshape(-1).tolist()) if h in cues]
 
 
 @Language.component("kg_relations")

@@ -10,6 +10,26 @@ from spacy.attrs import IDX
 from spacy.tokens import Doc
 
 
+class TextKeepingTokenizer:
+    """Wraps a tokenizer so each Doc keeps its input string: the tokenizer is non-destructive,
+    so that string *is* ``Doc.text``, which otherwise costs a Token object per token."""
+
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str) -> Doc:
+        doc = self.tokenizer(text)
+        doc.user_data["kg_text"] = text
+        return doc
+
+    def pipe(self, texts, batch_size: int = 1000):
+        for text in texts:
+            yield self(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.tokenizer, name)
+
+
 def doc_text(doc: Doc) -> str:
     t = doc.user_data.get("kg_text")
     if t is None:

@@ -32,7 +32,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
-from kg.extract.docutil import doc_text, sentences, set_sentences
+from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon
 from kg.extract.patterns import (
     Found,
@@ -338,6 +338,7 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | Non
     from kg.extract import relations  # noqa: F401  (registers kg_relations)
 
     nlp = spacy.blank("en")
+    nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)
     nlp.max_length = 5_000_000
     cfg = {"lexicon_dir": str(lexicon_dir)}
     nlp.add_pipe("kg_sentences")

@@ -58,3 +58,37 @@ def test_comparison(extractor):
 def test_record_github_becomes_repository(extractor):
     ex = extractor.extract(Paper(id="g", abstract="We study things.", github="https://github.com/x/y"))
     assert [(r.type, r.target) for r in ex.relations] == [("HAS_CODE", "repository:github-com-x-y")]
+
+
+ABSTRACTS = [
+    "We propose FooNet{i}, a framework for image classification on ImageNet with Qwen3-8B.",
+    "Zorblax{i} tokens and Quuxification{i} (QXF{i}) reduce perplexity by {i}% on WikiText-103.",
+    "We introduce BarDiffusion{i}, which outperforms DDPM on CIFAR-10 (https://github.com/x/bar{i}).",
+]
+
+
+def test_batches_and_memory_zones_do_not_change_results(monkeypatch):
+    """Rare words are freed when a memory zone closes and re-added in the next one: the records
+    must not depend on where the zone and batch boundaries fall, across calls."""
+    import kg.extract as ke
+
+    papers = [Paper(id=f"p{i}", abstract=t.format(i=i)) for i in range(7) for t in ABSTRACTS]
+    one_by_one = [ke.Extractor().extract(p) for p in papers]
+    monkeypatch.setattr(ke, "ZONE", 3)
+    ex = ke.Extractor(batch_size=1)
+    assert list(ex.extract_all(papers[:10])) + list(ex.extract_all(papers[10:])) == one_by_one
+    strings = len(ex.nlp.vocab.strings)
+    more = [Paper(id=f"q{i}", abstract=t.format(i=i)) for i in range(100, 107) for t in ABSTRACTS]
+    list(ex.extract_all(more))
+    assert len(ex.nlp.vocab.strings) <= strings + 15  # the closed zones released their new words
+    monkeypatch.setattr(ke, "ZONE", 10**9)
+    list(ex.extract_all([Paper(id=f"r{i}", abstract=t.format(i=i)) for i in range(200, 207) for t in ABSTRACTS]))
+    assert len(ex.nlp.vocab.strings) > strings + 15  # (without renewal they would stay)
+
+
+def test_doc_text_is_the_input(extractor):
+    from kg.extract.docutil import doc_text
+
+    text = "  Tabs\tand  double spaces, ü, 😀 and\nnewlines stay.  "
+    doc = extractor.nlp(text)
+    assert doc_text(doc) == doc.text == text

@@ -132,7 +132,7 @@ class ModelFinder:
 
 # ---------------------------------------------------------------- acronyms
 
-_SHORT = re.compile(r"\(\s*([A-Za-z][\w²³¹⁰-⁹&+./-]{0,11}?)\s*\)")
+_SHORT = re.compile(r"\(\s*([A-Za-zΑ-Ω][\w²³¹⁰-⁹&+./-]{0,11}?)\s*\)")
 
 
 def _is_short_form(sf: str) -> bool:
@@ -153,6 +153,13 @@ def long_form(sf: str, before: str) -> str | None:
     s = [c for c in acronym_core(sf).lower() if c.isalnum()]
     if len(s) < 2:
         return None
+    lf = _spell(s, sf, before)
+    if lf is None and any(c in "24" for c in s):  # UP2ME: "Pre-training to Multivariate", 2 = "to"
+        lf = _spell([{"2": "t", "4": "f"}.get(c, c) for c in s], sf, before)
+    return lf
+
+
+def _spell(s: list[str], sf: str, before: str) -> str | None:
     words = before.split()
     limit = min(len(s) + 5, len(s) * 2)
     text = " ".join(words[-limit:])
@@ -194,7 +201,8 @@ def leading_long_form(sf: str, after: str) -> str | None:
     n = sum(1 for c in acronym_core(sf) if c.isupper() or c.isdigit())
     for k in range(2, min(len(words), n + 3) + 1):
         cand = " ".join(words[:k]).rstrip(",;:.)")
-        if cand and cand[0].lower() == acronym_core(sf)[0].lower() and long_form(sf, cand) == cand:
+        if cand and cand[0].lower() == acronym_core(sf)[0].lower() and long_form(sf, cand) == cand \
+                and acronym_core(sf)[-1].lower() in words[k - 1].lower():  # the last word spells a letter
             best = cand
     return best
 
@@ -223,6 +231,26 @@ def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[A
             if lf is not None and lf == inner.strip():
                 start = s0 + m.start(2)
                 yield Acronym(start, start + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
+        for m in _NAMED_SHORT.finditer(sent):  # "federated adaptive ... optimization, named FADAS"
+            sf = m.group(1)
+            if not _is_short_form(sf):
+                continue
+            before = sent[: m.start()].rstrip()
+            lf = long_form(sf, before)
+            if lf is not None and before.endswith(lf):
+                yield Acronym(s0 + len(before) - len(lf), s0 + len(before), lf, s0 + m.start(1), s0 + m.end(1), sf)
+        for m in _SHORT_THEN_LONG.finditer(sent):  # "GAPN, a Generative Adversarial Policy Network"
+            sf = m.group(1)
+            if not _is_short_form(sf):
+                continue
+            lf = leading_long_form(sf, sent[m.end():])
+            if lf is not None and lf[0].isupper():
+                yield Acronym(s0 + m.end(), s0 + m.end() + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
+
+
+_NAMED_SHORT = re.compile(r",?\s+(?:named|called|dubbed|termed|coined|namely|abbreviated as|denoted as|denoted)"
+                          r"\s+(?:as\s+)?([A-Za-zΑ-Ω][\w²³-]{1,11})(?![\w-])")
+_SHORT_THEN_LONG = re.compile(r"(?<![\w-])([A-ZΑ-Ω][\w²³-]{1,11}),\s+(?:(?:a|an|the)\s+|(?:a|an|the)(?=[A-Z][a-z]))?")
 
 
 # ---------------------------------------------------------------- name-shaped words
@@ -242,9 +270,14 @@ def is_name_shaped(word: str) -> bool:
     letters = [c for c in word if c.isalpha()]
     if not letters:
         return False
+    if re.fullmatch(r"(?:a|an|the)[A-Z][a-z]+", word):  # "aGenerative": a space lost in the source
+        return False
     if all(c.isupper() for c in letters):  # ALLCAPS: an acronym unless it carries a digit part
-        return bool(re.search(r"[A-Z]-?[\d²³¹⁰-⁹]", word)) and not re.fullmatch(r"[A-Z]\d", word)
+        return bool(re.search(r"[A-Z]-?[\d²³¹⁰-⁹]", word)) and not re.fullmatch(r"[A-Z]\d", word) \
+            or _acronym_compound(word)
     if any(_CAMEL.search(p) for p in word.split("-")):
+        return True
+    if _acronym_compound(word):
         return True
     if "-" in word:
         parts = [p for p in word.split("-") if p]
@@ -253,13 +286,32 @@ def is_name_shaped(word: str) -> bool:
     return bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]", word)) and word[0].isupper()
 
 
+_NOT_NAME_PARTS = {"non", "pre", "post", "multi", "semi", "anti", "self", "cross", "in", "on", "out", "sub", "co",
+                   "re", "un", "over", "under", "as", "a", "an", "the", "of", "for", "to", "and", "or", "vs",
+                   "like", "style", "wise", "free", "aware", "level", "scale", "specific", "agnostic", "friendly",
+                   "centric", "oriented", "compatible", "ready", "only", "dependent", "independent", "bound",
+                   "efficient", "intensive", "heavy", "native", "related", "inspired", "sized", "time", "class",
+                   "type", "size", "length", "order", "step", "shot", "layer", "head", "token", "bit"}
+
+
+def _acronym_compound(word: str) -> bool:
+    """``RGIB-SSL``, ``LSVI-UCB``, ``meta-VBO``, ``opt-HSIC``: a hyphenated name with an acronym
+    part, not an acronym used as a modifier ("SGD-based", "LLM-generated", "non-IID")."""
+    parts = word.split("-")
+    if not 2 <= len(parts) <= 3 or any(len(p) < 2 for p in parts) \
+            or not any(p.isupper() and p.isalpha() for p in parts):
+        return False
+    words = [p.lower() for p in parts if not p.isupper()]
+    return not any(p in _NOT_NAME_PARTS or p.endswith(("ed", "ing")) for p in words)
+
+
 def is_strong_name(word: str) -> bool:
     """Name-shaped by its letters alone (CamelCase, digits), not just by Capitalised-Hyphens,
     which title case and sentence starts produce everywhere ("Zero-Shot", "Large-Scale")."""
     return is_name_shaped(word) and not (
         "-" in word and not any(_CAMEL.search(p) for p in word.split("-"))
         and not re.search(r"[A-Za-z]\d|\d[A-Za-z]|[A-Z]-?\d", word)
-        and not all(p.isupper() for p in word.split("-") if p))
+        and not all(p.isupper() for p in word.split("-") if p) and not _acronym_compound(word))
 
 
 def find_names(text: str) -> Iterator[Found]:

@@ -5,8 +5,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -14,12 +13,11 @@ import networkx as nx
 
 from kg.errors import KgError
 from kg.extract.lexicon import default_lexicon
+from kg.extract.parallel import CHUNK, chunks
 from kg.graph import build_graph, load_extractions, save
 from kg.readers import ReadReport, read_papers
 from kg.records import Extraction, Paper
 from kg.schema import LEXICON_DIR
-
-CHUNK = 256  # papers per task sent to a worker process or Dask
 
 
 @dataclass
@@ -30,11 +28,6 @@ class BuildResult:
     new: int = 0
     reused: int = 0
     extractions: list[Extraction] = field(default_factory=list)
-
-
-def _chunks(items: list[Paper], n: int) -> Iterator[list[Paper]]:
-    for i in range(0, len(items), n):
-        yield items[i : i + n]
 
 
 def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = None,
@@ -50,33 +43,21 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
 
         from kg.extract import extract_batch
 
-        chunks = list(_chunks(papers, CHUNK))
-        out: list[list[Extraction]] = [[] for _ in chunks]
+        parts = list(chunks(papers))
+        out: list[list[Extraction]] = [[] for _ in parts]
         with Client(dask) if isinstance(dask, str) else dask as client:  # type: ignore[arg-type]
             futures = {client.submit(extract_batch, c, str(LEXICON_DIR), ner_model, pure=False): i
-                       for i, c in enumerate(chunks)}
+                       for i, c in enumerate(parts)}
             for fut in as_completed(futures):
                 out[futures[fut]] = fut.result()
                 if progress:
                     progress(len(out[futures[fut]]))
         return [e for chunk in out for e in chunk]
     if workers != 1 and len(papers) > CHUNK:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
+        from kg.extract.parallel import ExtractionPool
 
-        from kg.extract import extract_batch
-
-        workers = workers if workers > 0 else os.cpu_count() or 1
-        chunks = list(_chunks(papers, CHUNK))
-        result: list[Extraction] = []
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for batch in pool.map(extract_batch, chunks, [str(LEXICON_DIR)] * len(chunks),
-                                  [ner_model] * len(chunks)):
-                result.extend(batch)
-                if progress:
-                    progress(len(batch))
-        return result
+        with ExtractionPool(workers, ner_model) as pool:
+            return pool.extract(papers, progress)
     from kg.extract import Extractor
 
     return list(Extractor(ner_model=ner_model).extract_all(papers, progress))

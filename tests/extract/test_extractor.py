@@ -67,23 +67,23 @@ ABSTRACTS = [
 ]
 
 
-def test_batches_and_memory_zones_do_not_change_results(monkeypatch):
-    """Rare words are freed when a memory zone closes and re-added in the next one: the records
-    must not depend on where the zone and batch boundaries fall, across calls."""
+def test_batches_and_pipeline_renewal_do_not_change_results(monkeypatch):
+    """A long-lived extractor rebuilds its pipeline every RENEW papers to bound the vocabulary:
+    the records must not depend on where batch and renewal boundaries fall, across calls."""
     import kg.extract as ke
 
     papers = [Paper(id=f"p{i}", abstract=t.format(i=i)) for i in range(7) for t in ABSTRACTS]
     one_by_one = [ke.Extractor().extract(p) for p in papers]
-    monkeypatch.setattr(ke, "ZONE", 3)
+    monkeypatch.setattr(ke, "RENEW", 3)
     ex = ke.Extractor(batch_size=1)
     assert list(ex.extract_all(papers[:10])) + list(ex.extract_all(papers[10:])) == one_by_one
     strings = len(ex.nlp.vocab.strings)
     more = [Paper(id=f"q{i}", abstract=t.format(i=i)) for i in range(100, 107) for t in ABSTRACTS]
     list(ex.extract_all(more))
-    assert len(ex.nlp.vocab.strings) <= strings + 15  # the closed zones released their new words
-    monkeypatch.setattr(ke, "ZONE", 10**9)
+    assert len(ex.nlp.vocab.strings) <= strings + 15  # renewed: the old papers' words are gone
+    monkeypatch.setattr(ke, "RENEW", 10**9)
     list(ex.extract_all([Paper(id=f"r{i}", abstract=t.format(i=i)) for i in range(200, 207) for t in ABSTRACTS]))
-    assert len(ex.nlp.vocab.strings) > strings + 15  # (without renewal they would stay)
+    assert len(ex.nlp.vocab.strings) > strings + 15  # (without renewal they accumulate)
 
 
 def test_doc_text_is_the_input(extractor):

@@ -268,7 +268,6 @@ class EntityMerger:
             cands.append((f.start, f.end, f.label, f.name, f.rule))
             if f.props:
                 info.setdefault((f.label, f.name), {}).setdefault("props", dict(f.props))
-        runs: dict[str, list[tuple[int, int]]] = {}
         for ac in doc.user_data.get("kg_acronyms", []):
             entry = self.lexicon.lookup(ac.long) or self.lexicon.lookup(ac.short) \
                 or self.lexicon.lookup(acronym_core(ac.short))
@@ -284,7 +283,7 @@ class EntityMerger:
             info.setdefault((label, name), {}).setdefault("aliases", set()).add(core)
             cands.append((ac.long_start, ac.long_end, label, name, rule))
             cands.append((ac.short_start, ac.short_end, label, name, rule))
-            cands += [(a, b, label, name, rule) for a, b in _occurrences(core, text, runs)]
+            cands += [(a, b, label, name, rule) for a, b in _occurrences(core, text)]
         if "kg_ner" in doc.user_data:  # the optional trained span model ran
             from kg.extract.ner import ner_candidates
 
@@ -312,24 +311,29 @@ class EntityMerger:
         return doc
 
 
-_RUN = re.compile(r"[\w-]+")
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c in "_-"
 
 
-def _occurrences(word: str, text: str, runs: dict[str, list[tuple[int, int]]]) -> list[tuple[int, int]]:
-    """Where ``word`` (or its plural in s) stands alone in ``text``, not inside a longer word or
-    hyphenated name. ``runs`` caches the text's words by spelling, so a paper with several
-    acronyms scans its text once.
+def _occurrences(word: str, text: str) -> list[tuple[int, int]]:
+    r"""Where ``word`` (or its plural in s) stands alone in ``text``, not inside a longer word or
+    hyphenated name: ``(?<![\w-])WORD s?(?![\w-])`` with ``str.find`` instead of a regex
+    compiled per acronym per paper.
 
-    >>> _occurrences("RL", "RL and deep RLs, not RL-HF or CURL.", {})
+    >>> _occurrences("RL", "RL and deep RLs, not RL-HF, CURL or RLx.")
     [(0, 2), (12, 15)]
     """
-    if not _RUN.fullmatch(word):
-        return [m.span() for m in re.finditer(r"(?<![\w-])" + re.escape(word) + r"s?(?![\w-])", text)]
-    if not runs:
-        for m in _RUN.finditer(text):
-            runs.setdefault(m.group(), []).append(m.span())
-        runs.setdefault("", [])
-    return sorted(runs.get(word, []) + runs.get(word + "s", []))
+    out, n, end = [], len(word), len(text)
+    i = text.find(word) if word else -1
+    while i >= 0:
+        j = i + n
+        if i == 0 or not _is_word(text[i - 1]):
+            if j < end and text[j] == "s" and (j + 1 == end or not _is_word(text[j + 1])):
+                out.append((i, j + 1))
+            elif j == end or not _is_word(text[j]):
+                out.append((i, j))
+        i = text.find(word, i + 1)
+    return out
 
 
 def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | None = None) -> Language:

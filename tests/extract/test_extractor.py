@@ -1,3 +1,6 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kg.records import Paper
 
 
@@ -92,3 +95,15 @@ def test_doc_text_is_the_input(extractor):
     text = "  Tabs\tand  double spaces, ü, 😀 and\nnewlines stay.  "
     doc = extractor.nlp(text)
     assert doc_text(doc) == doc.text == text
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(st.sampled_from(list("RLsx-_ .,(ü²1")), max_size=30),
+       st.text(st.sampled_from(list("RLs-x.²")), min_size=1, max_size=4))
+def test_acronym_occurrences_match_the_regex_they_replace(text, word):
+    import re
+
+    from kg.extract.pipeline import _occurrences
+
+    expected = [m.span() for m in re.finditer(r"(?<![\w-])" + re.escape(word) + r"s?(?![\w-])", text)]
+    assert _occurrences(word, text) == expected

@@ -86,6 +86,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                 g["props"].setdefault(k, v)
             if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
                 g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
+    _merge_title_names(groups)
     key_to_id = {k: eid for eid, g in groups.items() for k in g["keys"]}
 
     entities: list[Entity] = []
@@ -176,6 +177,38 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
     title = paper.title or _title(paper, entities, proposed_ids)
     results = find_results(text, sents, [e for e in entities if e.id not in derived], set(proposed_ids))
     return Extraction(replace(paper, title=title), tuple(entities), tuple(relations), tuple(results))
+
+
+_GREEK = str.maketrans({"α": "alpha ", "β": "beta ", "γ": "gamma ", "δ": "delta ", "ε": "epsilon ", "θ": "theta ",
+                        "λ": "lambda ", "μ": "mu ", "π": "pi ", "σ": "sigma ", "τ": "tau ", "φ": "phi ", "ψ": "psi ",
+                        "ω": "omega "})
+
+
+def _surface_key(name: str) -> str:
+    """Matching key of a name: folded, Greek letters spelled out (``Δ-AI`` ~ ``Delta-AI``)."""
+    return " ".join(fold(name).translate(_GREEK).split())
+
+
+def _merge_title_names(groups: dict[str, dict]) -> None:
+    """A name only the title writes (``FADAS: Towards ...``) that the abstract gives as an
+    alias of a long form (``federated adaptive asynchronous optimization, named FADAS``) is
+    that entity, not a second one."""
+    index: dict[str, str] = {}
+    for eid, g in groups.items():
+        if any(m.field == "abstract" for m in g["mentions"]):
+            for s in (g["name"], *g["aliases"]):
+                index.setdefault(_surface_key(s), eid)
+    for eid in [e for e, g in groups.items() if g["mentions"] and all(m.field == "title" for m in g["mentions"])]:
+        g = groups[eid]
+        target = index.get(_surface_key(g["name"]))
+        if target is None or target == eid or not (
+                groups[target]["label"] == g["label"] or g["rule"] in ("new-name", "name-shape", "name-weak")):
+            continue
+        t = groups[target]
+        t["mentions"] += g["mentions"]
+        t["keys"] |= g["keys"]
+        t["aliases"] |= g["aliases"] | ({g["name"]} if fold(g["name"]) != fold(t["name"]) else set())
+        del groups[eid]
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

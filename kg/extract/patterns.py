@@ -156,6 +156,8 @@ def long_form(sf: str, before: str) -> str | None:
     lf = _spell(s, sf, before)
     if lf is None and any(c in "24" for c in s):  # UP2ME: "Pre-training to Multivariate", 2 = "to"
         lf = _spell([{"2": "t", "4": "f"}.get(c, c) for c in s], sf, before)
+        if lf is not None and not re.search(r"\b(?:to|two|for|four)\b", lf, re.I):
+            return None
     return lf
 
 
@@ -237,15 +239,31 @@ def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[A
                 continue
             before = sent[: m.start()].rstrip()
             lf = long_form(sf, before)
-            if lf is not None and before.endswith(lf):
+            if lf is not None and before.endswith(lf) and _plain_long_form(lf, sf):
                 yield Acronym(s0 + len(before) - len(lf), s0 + len(before), lf, s0 + m.start(1), s0 + m.end(1), sf)
         for m in _SHORT_THEN_LONG.finditer(sent):  # "GAPN, a Generative Adversarial Policy Network"
             sf = m.group(1)
             if not _is_short_form(sf):
                 continue
             lf = leading_long_form(sf, sent[m.end():])
-            if lf is not None and lf[0].isupper():
+            if lf is not None and _plain_long_form(lf, sf) and all(  # a proper name, not a description
+                    w[:1].isupper() or w in _SMALL_WORDS for w in re.split(r"[\s-]+", lf)):
                 yield Acronym(s0 + m.end(), s0 + m.end() + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
+
+
+_SMALL_WORDS = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "at", "from"}
+
+
+def _plain_long_form(lf: str, sf: str) -> bool:
+    """A long form found without brackets must read as a name: no acronym inside ("structural
+    uses of WAEs"), not ending in a function word ("The proposed method is"), and one word per
+    letter or so ("Exposure" does not spell EOE)."""
+    words = lf.split()
+    caps = sum(c.isupper() for c in sf)
+    return not any(len(w) >= 2 and acronym_core(w).isupper() for w in words) \
+        and words[-1].lower() not in {"is", "are", "was", "were", "be", "the", "a", "an", "of", "and", "to", "for",
+                                      "in", "on", "with", "by", "we", "our", "this", "that"} \
+        and len(re.split(r"[\s-]+", lf)) >= min(caps, 3) - 1 and words[0].lower() not in {"the", "this", "these", "our"}
 
 
 _NAMED_SHORT = re.compile(r",?\s+(?:named|called|dubbed|termed|coined|namely|abbreviated as|denoted as|denoted)"

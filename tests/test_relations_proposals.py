@@ -1,0 +1,59 @@
+"""What a paper proposes: trigger verbs, naming words, coordination, variants, title names."""
+
+import pytest
+
+from kg.records import Paper
+
+
+def proposed(extractor, text, title=""):
+    ex = extractor.extract(Paper(id="p", abstract=text, title=title))
+    names = {e.id: e for e in ex.entities}
+    return {names[r.target].name: names[r.target] for r in ex.relations if r.type == "PROPOSES"}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We propose a novel algorithm called ZQR to align agents.", "ZQR"),
+    ("We design a data structure for streams called an online sketchlet, which is small.", "online sketchlet"),
+    ("We introduce a unique concept termed graded flatness.", "graded flatness"),
+    ("This paper presents the first algorithm for meta-BO of risk measures (i.e., value-at-risk (VaR)), "
+     "namely meta-VRX, by adjusting an acquisition function.", "meta-VRX"),
+    ("We propose and analyze threshold-greedy algorithms for both constraints.", "threshold-greedy"),
+    ("The score with respect to the mixture (MX-FS) is derived and proposed as a representation.", "MX-FS"),
+    ("Training is enabled by a novel Extended Finite Slope technique for binary values.", "Extended Finite Slope"),
+])
+def test_named_proposals(extractor, text, name):
+    assert name in proposed(extractor, text)
+
+
+def test_long_form_named_after_it_keeps_the_acronym(extractor):
+    props = proposed(extractor, "This paper introduces federated adaptive asynchronous optimization, named FADAS, "
+                                "a novel method.", title="FADAS: Towards Asynchronous Optimization")
+    assert list(props) == ["federated adaptive asynchronous optimization"]
+    assert "FADAS" in props["federated adaptive asynchronous optimization"].aliases
+
+
+def test_coordinated_names_and_variants(extractor):
+    props = proposed(extractor, "We propose Learnable Mixing, Learnable Pooling, and Spectral Smoothing to improve "
+                                "accuracy. We propose Robust Graph Bottleneck (RGB2), a principle. Two instantiations, "
+                                "RGB2-SSL and RGB2-REP, are explored.")
+    assert {"Learnable Mixing", "Learnable Pooling", "Spectral Smoothing", "RGB2-SSL", "RGB2-REP"} <= set(props)
+
+
+def test_kind_of_a_named_thing(extractor):
+    props = proposed(extractor, "We introduce a new measure of discrepancy between two laws, called the "
+                                "Augmented Conditional Kernel Discrepancy (ACKD).")
+    (e,) = props.values()
+    assert e.type == "Metric" and "ACKD" in e.aliases
+
+
+@pytest.mark.parametrize("text", [
+    "We present an analysis of PCR when the data is sampled from a spiked model.",
+    "We show that the proposed method resembles Friedman's Gradient-Boosting (GB) algorithm.",
+    "We study the long-term effect of exposure, which we term a treatment.",
+    "We propose modifications of Track-and-Stop and a Top Two algorithm.",
+    "Prior work modified a limit which they dubbed the deep kernel machine (DKM).",
+    "This paper studies a popular architecture, namely Transformers, in POMDPs.",
+    "We release our PyTorch codebase and checkpoints.",
+])
+def test_not_proposals(extractor, text):
+    assert not proposed(extractor, text)

@@ -57,3 +57,13 @@ def test_kind_of_a_named_thing(extractor):
 ])
 def test_not_proposals(extractor, text):
     assert not proposed(extractor, text)
+
+
+def test_title_echo(extractor):
+    props = proposed(extractor, "We introduce convolutional deep widget machines to address this. They are fast.",
+                     title="Convolutional Deep Widget Machines")
+    assert list(props) == ["convolutional deep widget machine"]
+    assert not proposed(extractor, "We present a fine-grained local sensitivity analysis of attention.",
+                        title="Fine-grained Local Sensitivity Analysis of Attention")
+    assert not proposed(extractor, "We propose to certify distributional widget fairness.",
+                        title="Certification of Distributional Widget Fairness")

@@ -33,6 +33,10 @@ def make_id(label: str, name: str) -> str:
 def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> Extraction:
     """Turn the annotated abstract (and title) into the paper's Extraction record."""
     text = doc_text(doc)
+    if title_doc is not None:
+        from kg.extract.relations import echo_title
+
+        echo_title(doc, title_doc)
     proposed = dict(doc.user_data.get("kg_proposed", {}))
     sents = [(s[2], s[3]) for s in sentences(doc)]
     sent_starts = [s[0] for s in sents]

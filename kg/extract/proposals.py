@@ -161,7 +161,7 @@ class Proposals:
         self.sents = sentences(doc)
         self.starts = [x[0] for x in self.sents]
         self.proposed: dict[tuple[str, str], tuple[str, str, tuple[int, int]]] = {}
-        self.unnamed: list[tuple[int, int]] = []  # trigger objects that named nothing (see echo_title)
+        self.unnamed: list[tuple[int, int, str]] = []  # trigger objects that named nothing (see echo_title)
         self.triggers: list[int] = []
         self._first: dict | None = None
         from kg.extract.ner import looks_like_title
@@ -376,7 +376,10 @@ class Proposals:
         while j < end:
             t = doc[j]
             low = t.lower_
-            if low in STOPS or low in NAMING or low == "namely":
+            if low in NAMING or low == "namely":
+                return  # "a framework, named X": the naming word decides
+            if low in STOPS:
+                end = j
                 break
             if t.text == "(" and not (j + 2 < end and doc[j + 2].text == ")" and (j + 1) in by_token):
                 depth, j = 1, j + 1  # "(i.e., value-at-risk (VaR) ...)": examples, not the name
@@ -419,7 +422,7 @@ class Proposals:
                                  APPOSITIVE_HEADS[doc[b].lower_.rstrip("s")])
                     return
             j += 1
-        self.unnamed.append((i + 1, end))
+        self.unnamed.append((i + 1, end, doc[i].lower_))
 
     def passive(self, i: int, s0: int) -> None:
         """``The Fisher score ... (MFA-FS) is derived and proposed as``: the name before the verb."""

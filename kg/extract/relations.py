@@ -12,7 +12,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract.docutil import doc_text
-from kg.extract.proposals import APPOSITIVE_HEADS, Proposals
+from kg.extract.proposals import _ADJ_PARTS, APPOSITIVE_HEADS, Proposals
+from kg.text import fold
 
 
 @Language.component("kg_relations")
@@ -61,3 +62,95 @@ def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
     sp.id_ = "new-name"
     doc.spans["kg"] = sorted([*doc.spans.get("kg", []), sp], key=lambda s: s.start)
     return (label, name), label
+
+
+_ECHO_SKIP = {"a", "an", "the", "novel", "new", "our", "this", "simple", "efficient", "effective", "first", "general",
+              "unified", "principled", "practical", "scalable", "robust", "generic", "flexible", "fast", "modular"}
+_ECHO_STOP = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "from", "at", "as", "or", "that", "which",
+              "enhance", "improve", "learn", "solve", "address", "tackle", "use", "using", "leverage", "analyze", "study"}
+_ECHO_ANALYSIS = {"analysis", "analyses", "study", "studies", "theory", "view", "perspective", "characterization",
+                  "limitation", "limitations", "convergence", "result", "results", "rate", "rates", "property",
+                  "bound", "bounds", "guarantee", "guarantees", "understanding", "investigation", "evaluation"}
+_ECHO_HEADS = {"method", "algorithm", "framework", "approach", "architecture", "technique", "scheme", "strategy",
+               "formulation", "procedure", "model", "mechanism", "paradigm", "family", "class", "variant"}
+
+
+def _stoplist_of(doc: Doc) -> frozenset[str]:
+    from kg.extract.pipeline import _stoplist
+    from kg.schema import LEXICON_DIR
+
+    return _stoplist(str(LEXICON_DIR))
+
+
+def _stem(word: str) -> str:
+    w = word.lower()
+    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    for suffix in ("ing", "er", "ion", "e"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def echo_title(doc: Doc, title_doc: Doc) -> None:
+    """``we introduce convolutional deep kernel machines`` under the title "Convolutional Deep
+    Kernel Machines": when a trigger verb's direct object names nothing the finders know and
+    the title repeats its words, it is the paper's named method. Adds the span to
+    ``doc.spans["kg"]`` and the proposal to ``kg_proposed``."""
+    regions = doc.user_data.get("kg_unnamed")
+    if not regions or title_doc is None:
+        return
+    title = " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", doc_text(title_doc))) + " "
+    kinds = {}
+    for sp in doc.spans.get("kg", []):
+        for t in range(sp.start, sp.end):
+            kinds[t] = sp
+    best = None
+    for a, b, verb in regions:
+        if verb.rstrip("sd") not in ("propose", "introduce", "present", "develop", "proposing", "introducing"):
+            continue
+        words = []  # the direct object: lower-case words right after the verb
+        for k in range(a, b):
+            t = doc[k]
+            if t.text == "-":
+                continue
+            if not (t.is_alpha and t.is_lower and t.lower_ not in _ECHO_STOP and (
+                    k not in kinds or kinds[k].id_ == "lexicon" and kinds[k].label_ in ("Technique", "Method"))):
+                break
+            if words or t.lower_ not in _ECHO_SKIP:
+                words.append(k)
+        found = _echo(doc, words, title, kinds)
+        if found and (best is None or found[1] - found[0] > best[1] - best[0]):
+            best = found
+    if best is None:
+        return
+    from kg.extract.pipeline import canonical_long_form
+
+    start, end = best
+    p = Proposals(doc)
+    sp = p.new_span(start, end, "Method", canonical_long_form(doc[start:end].text.lower(), "Technique"))
+    p.propose(sp, "title-echo", "Method")
+    doc.spans["kg"] = sorted(p.spans, key=lambda s: s.start)
+    doc.user_data.setdefault("kg_proposed", {}).update(p.proposed)
+
+
+def _echo(doc: Doc, words: list[int], title: str, kinds: dict) -> tuple[int, int] | None:
+    """The longest prefix of ``words`` (token positions) that the title repeats."""
+    if any(doc[k].lower_ in _ECHO_ANALYSIS for k in words):
+        return None  # "a fine-grained sensitivity analysis": a study, not a named method
+    for n in range(min(6, len(words)), 1, -1):
+        gram = words[:n]
+        if doc[gram[-1]].lower_.rstrip("s") in _ECHO_HEADS:
+            gram = gram[:-1]
+        if len(gram) < 2 or " " not in doc[gram[0] : gram[-1] + 1].text or doc[gram[-1]].lower_ in _ADJ_PARTS \
+                or re.search(r"(?:ed|al|ive|ous|ful|ic|ly|ate|able|ible)$", doc[gram[-1]].lower_) \
+                or gram[0] in kinds and kinds[gram[0]].end <= gram[-1] \
+                or any(k in kinds and (kinds[k].start < gram[0] or kinds[k].end > gram[-1] + 1) for k in gram):
+            continue  # an adjective last, a known name modifying a noun, or cutting a known name
+        inner = [kinds[k] for k in gram if k in kinds]
+        if inner and inner[0].start == gram[0] and inner[0].end == gram[-1] + 1:
+            continue  # a phrase the lexicon knows ("reinforcement learning"): not a new name
+        if " " + " ".join(_stem(doc[k].text) for k in gram) + " " in title \
+                and fold(doc[gram[0] : gram[-1] + 1].text) not in _stoplist_of(doc):
+            return gram[0], gram[-1] + 1
+    return None

@@ -67,3 +67,13 @@ def test_title_echo(extractor):
                         title="Fine-grained Local Sensitivity Analysis of Attention")
     assert not proposed(extractor, "We propose to certify distributional widget fairness.",
                         title="Certification of Distributional Widget Fairness")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("The proposed method, separable WINN (SWINN), solves PDEs faster.", "separable WINN"),
+    ("We introduce Fast and Frugal Memory, an algorithm-agnostic memory model.", "Fast and Frugal Memory"),
+    ("We address this by developing an algorithm -- OPAQ -- for active exploration.", "OPAQ"),
+    ("We propose parallel-mentoring as an effective method for offline optimization.", "parallel-mentoring"),
+])
+def test_more_proposal_shapes(extractor, text, name):
+    assert name in proposed(extractor, text)

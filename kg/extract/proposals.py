@@ -74,7 +74,7 @@ def _appositive(doc: Doc, span: Span, sent_end: int) -> str | None:
     return None
 
 
-_CUES = TRIGGERS | NAMING | OUTPERFORM | COMPARE | {"introduction", "novel", "new"}
+_CUES = TRIGGERS | NAMING | OUTPERFORM | COMPARE | {"introduction", "novel", "new", "our"}
 _CUE_HASHES: dict[int, frozenset[int]] = {}
 
 
@@ -109,12 +109,15 @@ _ADJ_PARTS = {"free", "based", "aware", "level", "scale", "wise", "like", "style
               "context", "sample", "batch", "layer", "way", "sided", "fold", "consistent", "invariant", "optimal",
               "convex", "linear", "parametric", "friendly", "oriented", "centric", "dependent", "independent",
               "only", "off", "box", "agent", "class", "label", "distribution", "purpose", "size", "round", "pass",
-              "hop", "norm", "lipschitz", "smooth", "bit", "precision", "memory", "cost", "loop", "fidelity"}
+              "hop", "norm", "lipschitz", "smooth", "bit", "precision", "memory", "cost", "loop", "fidelity",
+              "making", "solving", "taking", "seeking", "setting", "tuning", "training", "learning", "sharing"}
 _NUMBER_WORDS = {"one", "two", "three", "four", "five", "single", "multi", "dual", "double", "non", "semi", "self",
                  "pre", "post", "co", "cross", "high", "low", "long", "short", "large", "small", "fine", "coarse",
                  "open", "closed", "state", "well", "real", "top", "first", "second", "zero", "few", "many",
                  "in", "out", "on", "off", "plug", "easy", "hard", "full", "half", "sub", "over", "under",
                  "primal", "data", "model", "task", "user", "human", "domain", "mean", "max", "min"}
+_OURS_STOP = {"is", "are", "was", "were", "has", "have", "can", "will", "may", "outperforms", "achieves", "with",
+              "on", "in", "against", "than", "over", "compared", "and", "or"}
 _PASSIVE = {"proposed", "introduced", "presented", "developed"}
 _BASE_VERBS = {"name", "call", "term", "coin", "dub"}  # "we call X": only with the subject right before
 _NOVELTY = {"novel", "new", "our", "proposed"}
@@ -142,7 +145,7 @@ def coined_compound(word: str) -> bool:
     parts = word.split("-")
     if len(parts) < 2 or not all(p.isalpha() and p.islower() for p in parts):
         return False
-    if parts[0] in _NUMBER_WORDS or parts[-1] in _ADJ_PARTS or parts[-1].endswith(("ed", "ing", "able", "ive")):
+    if parts[0] in _NUMBER_WORDS or parts[-1] in _ADJ_PARTS or parts[-1].endswith(("ed", "able", "ive")):
         return False
     return not (len(parts) == 2 and parts[1] in _GLUE)
 
@@ -243,7 +246,8 @@ class Proposals:
             k += 1
             end = k
         if not allow_and and "and" in {t.lower_ for t in doc[j:end]} and not (
-                end < len(doc) and doc[end].text == "("):
+                end < len(doc) and doc[end].text == "(" or end + 1 < len(doc) and doc[end].text == ","
+                and doc[end + 1].lower_ in ("a", "an", "the")):  # "Fast and Forgetful Memory, an algorithm"
             end = next(i for i in range(j, end) if doc[i].lower_ == "and")
         while end > j and doc[end - 1].lower_ in _RUN_GLUE:
             end -= 1
@@ -324,6 +328,10 @@ class Proposals:
                     if k - (i + 1) >= 2 or k < s1 and k > i + 1 and doc[k].lower_ in APPOSITIVE_HEADS \
                             and doc[i + 1].text not in EPONYM_WORDS:
                         self.coordinated(self.propose(self.new_name(i + 1, k, "Method"), "proposal:novel"), s1)
+        for i in cues:  # "The proposed method, separable PINN (SPINN), operates"; "our ... algorithm (ExpGen)"
+            low = doc[i].lower_
+            if low == "our" or low == "proposed" and i > 0 and doc[i - 1].lower_ == "the":
+                self.ours(i)
         self.variants()
         sent_starts = set(self.starts)
         for sp in list(self.spans):  # appositives define names even without a trigger verb
@@ -406,23 +414,41 @@ class Proposals:
                 elif low in _PREPS:
                     pp = max(pp, 1)
             if self.prose and pp == 0 and _capish(t) and doc[j - 1].lower_ in TRIGGERS | {
-                    "the", "a", "an", "novel", "new", ","}:
+                    "the", "a", "an", "novel", "new", ",", "-", "--", "—", ":"}:
                 k = self.capital_run(j, end)
-                if k > j and (k - j >= 2 or k < len(doc) and (doc[k].text in {",", "(", ":"}
+                if k > j and (k - j >= 2 or k < len(doc) and (doc[k].text in {",", "(", ":", "-", "--", "—"}
                                                                or doc[k].lower_ in APPOSITIVE_HEADS)) \
                         and not (k - j == 1 and t.text in EPONYM_WORDS):
                     self.coordinated(self.propose(self.new_name(j, k, "Method"), rule), end)
                     return
             if self.prose and pp == 0 and not t.whitespace_ and j + 1 < end and doc[j + 1].text == "-":
                 groups = self.word_groups(j, end)
-                if groups and coined_compound(groups[0][2]) and groups[0][1] < end \
-                        and doc[groups[0][1]].lower_.rstrip("s") in APPOSITIVE_HEADS:
+                if groups and coined_compound(groups[0][2]) and groups[0][1] + 1 < end:
                     a, b, _ = groups[0]
-                    self.propose(self.new_span(a, b, "Method"), rule,
-                                 APPOSITIVE_HEADS[doc[b].lower_.rstrip("s")])
-                    return
+                    head = doc[b].lower_.rstrip("s")
+                    if head in APPOSITIVE_HEADS or head == "a" and doc[b].lower_ == "as" and doc[b + 1].lower_ in (
+                            "a", "an"):  # "we propose parallel-mentoring as an effective method"
+                        self.propose(self.new_span(a, b, "Method"), rule, APPOSITIVE_HEADS.get(head, "Method"))
+                        return
             j += 1
         self.unnamed.append((i + 1, end, doc[i].lower_))
+
+    def ours(self, i: int) -> None:
+        """A new name inside "our ..." or "the proposed ..." noun phrases."""
+        doc = self.doc
+        s1 = self.sent(i)[1]
+        for k in range(i + 1, min(i + 9, s1)):
+            t = doc[k]
+            if t.text in {".", ";"} or t.lower_ in _OURS_STOP or t.lower_ in STOPS and not (
+                    k + 1 < s1 and _capish(doc[k + 1])):
+                return
+            sp = self.by_token.get(k)
+            if sp is None or sp.start != k:
+                continue
+            if sp.id_ in ("name-shape", "acronym", "new-name") and (
+                    k == i + 1 or doc[k - 1].text in {"(", ","}) and self.first_mention(sp):
+                self.propose(sp, "proposal:our")
+            return
 
     def passive(self, i: int, s0: int) -> None:
         """``The Fisher score ... (MFA-FS) is derived and proposed as``: the name before the verb."""

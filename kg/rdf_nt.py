@@ -1,0 +1,310 @@
+"""The N-Triples writer: the graph's triples as text, a node and its provenance at a time.
+
+It writes the same bytes, in the same order, as rendering :func:`kg.rdf.blocks` term by term
+(a test compares both), with the same counts in :class:`kg.rdf.Stats`, but it never builds a
+term or a (predicate, object) pair:
+
+- every node IRI is formatted once (ids made only of unreserved characters skip
+  percent-encoding), and every predicate once, as ``" <predicate> "``;
+- a provenance statement with all its properties (the common case) is one template with ten
+  lines; statements missing a property, and values that are not of the schema's datatype,
+  take the general path of :mod:`kg.rdf`;
+- predicates are counted per template, not per triple;
+- one chunk of text per node, the caller joins chunks into large writes.
+
+Full graph (23.5k papers, 2.0M triples, 325 MB): about 4x faster than formatting the same
+triples from pre-split strings with one f-string per triple.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from operator import itemgetter
+
+import networkx as nx
+
+from kg.ontology import prop_curie
+from kg.rdf import (
+    _EDGE_SPECS,
+    _ESC,
+    _NEEDS_ESC,
+    _NODE_NS,
+    DERIVED,
+    STATEMENT,
+    XSD_OF,
+    A,
+    Stats,
+    _decimal,
+    _enc,
+    _integer,
+    namespaces,
+)
+from kg.schema import LABELS, RELATIONS
+
+# a node id that is "<label prefix>:<unreserved characters>": its IRI needs no percent-encoding
+# and its dcterms:identifier literal no escaping
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+_PLAIN_ID = re.compile(rf"(?:{'|'.join(map(re.escape, _NODE_NS))}):(?!\.\.?$)[A-Za-z0-9_.~:@-]*")
+
+
+class _Terms:
+    """N-Triples text of the terms of one export (one base IRI)."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.ns = namespaces(base)
+        xsd = self.ns["xsd"]
+        self.datatype = {None: "", "xsd:integer": f"^^<{xsd}integer>", "xsd:decimal": f"^^<{xsd}decimal>"}
+        self.decimals: dict[float, str | None] = {}
+
+    def iri(self, t: tuple[str, str]) -> str:
+        return f"<{self.ns[t[0]]}{t[1]}>"
+
+    def node_iris(self, ids) -> dict[str, str]:
+        """IRI of every node id, as :func:`kg.rdf.node_term` makes it."""
+        base, plain = self.base, _PLAIN_ID.fullmatch
+        return {n: f"<{base}{n.replace(':', '/', 1)}>" if plain(n) else self._node(n) for n in ids}
+
+    def _node(self, node_id: str) -> str:
+        prefix, sep, rest = node_id.partition(":")
+        if sep and prefix in _NODE_NS:
+            return f"<{self.ns[prefix]}{_enc(rest)}>"
+        return f"<{self.ns['kgid']}{_enc(node_id)}>"
+
+    def literal(self, value, datatype: str) -> str | None:
+        """``"lex"`` or ``"lex"^^<dt>`` of a value of a schema datatype; ``None`` if it is not one."""
+        if datatype == "string" or datatype == "string[]":
+            v = value if isinstance(value, str) else str(value)
+            if not v.isprintable() or '"' in v or "\\" in v:
+                v = _escape(v)
+            return f'"{v}"'
+        if datatype == "integer":
+            lex = str(value) if type(value) is int else _integer(value)
+        elif type(value) is float and value:  # (0.0 and -0.0 are equal keys, but print differently)
+            lex = self.decimals.get(value, "")
+            if lex == "":
+                lex = self.decimals[value] = _decimal(value)
+        else:
+            lex = _decimal(value)
+        return None if lex is None else f'"{lex}"{self.datatype[XSD_OF[datatype]]}'
+
+
+_STRING, _STRINGS, _OTHER = 0, 1, 2
+
+
+def _label_plans(terms: _Terms):
+    """Per label: (type line, " <id pred> ", known keys, [(name, kind, " <pred> ", datatype, required)]).
+
+    The ``id`` property comes first in every label and is written from the node id."""
+    plans = {}
+    for lab in LABELS.values():
+        assert lab.props[0].name == "id"
+        props = []
+        for p in lab.props[1:]:
+            kind = {"string": _STRING, "string[]": _STRINGS}.get(p.datatype, _OTHER)
+            props.append((p.name, kind, f" {terms.iri(_pred(p))} ", p.datatype, p.required))
+        plans[lab.name] = (f" {terms.iri(A)} {terms.iri(('kg', lab.name))} .\n",
+                           f" {terms.iri(_pred(lab.props[0]))} ",
+                           frozenset(["label", *(p.name for p in lab.props)]), props)
+    return plans
+
+
+def _pred(p) -> tuple[str, str]:
+    prefix, local = prop_curie(p).split(":", 1)
+    return prefix, local
+
+
+def _escape(text: str) -> str:
+    """:func:`kg.rdf.escape`, faster when only quotes and backslashes need escaping (translate()
+    with multi-character replacements is slow, ~30 ns a character)."""
+    if _CONTROL.search(text):
+        return text.translate(_ESC)
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+statement_values = itemgetter("evidence", "start", "end", "rule", "confidence")
+assert len({r.prop for r in RELATIONS.values()}) == len(RELATIONS), "one predicate per relation"
+
+
+def _edge_key(item):
+    return str(item[0]), item[1], str(item[2])
+
+
+def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats) -> Iterator[str]:
+    """N-Triples of the graph's nodes, relations and provenance (no VoID), one chunk per node."""
+    terms = _Terms(base)
+    # networkx's own dicts (node -> data; u -> v -> key -> edge data): much faster than its views
+    nodes, succ = G._node, G._succ
+    iri = terms.node_iris(nodes)
+    target = {n: (d.get("label"), iri[n]) for n, d in nodes.items()}
+    plans = _label_plans(terms)
+    counts: dict[str, int] = {}  # " <predicate> " or "<predicate>" text -> triples
+    relations: dict[str, dict] = {}  # node label -> (edge type, target label) -> (predicate, text)
+    stmt_ns = terms.ns["statement"]
+    p_type, p_subj, p_pred, p_obj, p_der = (terms.iri(t) for t in (A, *STATEMENT, DERIVED))
+    edge_preds = {name: terms.iri(pred) for name, pred, _ in _EDGE_SPECS}
+    p_ev, p_start, p_end, p_rule, p_conf = (edge_preds[n] for n in ("evidence", "start", "end", "rule", "confidence"))
+    statement_cls = terms.iri(("rdf", "Statement"))
+    int_dt = terms.datatype["xsd:integer"]
+    rules: dict[str, str] = {}
+    confidences: dict[float, str] = {}
+    full_statements = 0
+    skipped = stats.skipped
+    classes: dict[str, int] = {}
+    literal, search, esc, plain_id = terms.literal, _NEEDS_ESC.search, _ESC, _PLAIN_ID.fullmatch
+    blake = hashlib.blake2b(digest_size=8)
+    bs = "\\"
+
+    for n in sorted(nodes):
+        d = nodes[n]
+        label = d.get("label")
+        plan = plans.get(label)
+        if plan is None:
+            skipped[f"nodes with unknown label {label!r}"] += 1
+            continue
+        classes[label] = classes.get(label, 0) + 1
+        subj = iri[n]
+        type_line, id_sp, known, props = plan
+        out = [f'{subj}{type_line}{subj}{id_sp}"{n if plain_id(n) or not search(n) else n.translate(esc)}" .\n']
+        for name, kind, pred_sp, dt, required in props:
+            value = d.get(name)
+            if value is None:
+                continue
+            if kind == _STRING and type(value) is str:
+                if value or required:
+                    # isprintable() and two memchr scans are twice as fast as the regular expression
+                    if not value.isprintable() or '"' in value or bs in value:
+                        value = _escape(value)
+                    out.append(f'{subj}{pred_sp}"{value}" .\n')
+                    counts[pred_sp] = counts.get(pred_sp, 0) + 1
+                continue
+            if value == [] or (value == "" and not required):
+                continue
+            values = list(dict.fromkeys(value)) if kind == _STRINGS and isinstance(value, list | tuple) else (value,)
+            for v in values:
+                lit = literal(v, dt)
+                if lit is None:
+                    skipped[f"{label}.{name} values that are not {dt}"] += 1
+                else:
+                    out.append(f"{subj}{pred_sp}{lit} .\n")
+                    counts[pred_sp] = counts.get(pred_sp, 0) + 1
+        if not known.issuperset(d):
+            for k in d:
+                if k not in known:
+                    skipped[f"{label}.{k} properties (not in the schema for {label})"] += 1
+
+        adj = succ[n]
+        if not adj:
+            yield "".join(out)
+            continue
+        edges = [(ed.get("type"), v, k, ed) for v, keyed in adj.items() for k, ed in keyed.items()]
+        if len(edges) > 1:
+            edges.sort(key=_edge_key)
+        rels = relations.get(label)
+        if rels is None:
+            rels = relations[label] = {}
+        stmts: list[str] = []
+        prev_v = prev_pred = last_pid = paper_iri = None
+        for etype, v, k, ed in edges:
+            lv, obj = target[v]
+            rel = rels.get((etype, lv))
+            if rel is None:
+                rel = rels[(etype, lv)] = _relation(etype, label, lv, terms)
+            pred_text = rel[1]
+            if rel[0] is None:
+                skipped[pred_text] += 1
+                continue
+            # edges are sorted by (type, target), each type has its own predicate: a repeated
+            # (predicate, object) can only follow its first occurrence
+            if pred_text is not prev_pred or v != prev_v:
+                prev_pred, prev_v = pred_text, v
+                out.append(f"{subj} {pred_text} {obj} .\n")
+                counts[pred_text] = counts.get(pred_text, 0) + 1
+            pid = ed.get("paper")
+            if pid is None:
+                continue
+            if pid != last_pid or paper_iri is None:  # a paper's edges mostly come from itself
+                last_pid, paper_iri = pid, iri.get(f"paper:{pid}")
+                if paper_iri is None:
+                    skipped["edge provenance naming a paper that is not in the graph"] += 1
+                    continue
+            h = blake.copy()
+            h.update(f"{n}\0{etype}\0{v}\0{k}".encode("utf-8", "surrogatepass"))
+            st = f"<{stmt_ns}{h.hexdigest()}>"
+            try:
+                ev, start, end, rule, conf = statement_values(ed)
+            except KeyError:
+                ev = None
+            if (type(ev) is str and type(start) is int and type(end) is int and type(rule) is str
+                    and type(conf) is float):
+                rule_lit = rules.get(rule)
+                if rule_lit is None:
+                    rule_lit = rules[rule] = literal(rule, "string")
+                conf_lit = confidences.get(conf) if conf else None
+                if conf_lit is None:
+                    conf_lit = literal(conf, "float")
+                    if conf_lit is not None and conf:
+                        confidences[conf] = conf_lit
+                if conf_lit is not None:
+                    if not ev.isprintable() or '"' in ev or bs in ev:
+                        ev = _escape(ev)
+                    stmts.append(
+                        f"{st} {p_type} {statement_cls} .\n{st} {p_subj} {subj} .\n{st} {p_pred} {pred_text} .\n"
+                        f"{st} {p_obj} {obj} .\n{st} {p_der} {paper_iri} .\n"
+                        f'{st} {p_ev} "{ev}" .\n'
+                        f'{st} {p_start} "{start}"{int_dt} .\n{st} {p_end} "{end}"{int_dt} .\n'
+                        f"{st} {p_rule} {rule_lit} .\n{st} {p_conf} {conf_lit} .\n")
+                    full_statements += 1
+                    continue
+            lines = [f"{st} {p_type} {statement_cls} .\n{st} {p_subj} {subj} .\n{st} {p_pred} {pred_text} .\n"
+                     f"{st} {p_obj} {obj} .\n{st} {p_der} {paper_iri} .\n"]
+            for t in (p_type, p_subj, p_pred, p_obj, p_der):
+                counts[t] = counts.get(t, 0) + 1
+            for name, _, dt in _EDGE_SPECS:
+                value = ed.get(name)
+                if value is None:
+                    continue
+                lit = literal(value, dt)
+                if lit is None:
+                    skipped[f"edge {name} values that are not {dt}"] += 1
+                else:
+                    lines.append(f"{st} {edge_preds[name]} {lit} .\n")
+                    counts[edge_preds[name]] = counts.get(edge_preds[name], 0) + 1
+            stmts.append("".join(lines))
+        out.extend(stmts)
+        yield "".join(out)
+
+    # fold the counts into stats, keyed by predicate as kg.rdf.blocks() counts them
+    statements = full_statements + counts.get(p_type, 0)
+    if statements:
+        classes["Statement"] = statements
+    predicates: dict[tuple[str, str], int] = {}
+    for t in (A, *STATEMENT, DERIVED, *(pred for _, pred, _ in _EDGE_SPECS)):
+        predicates[t] = full_statements + counts.get(terms.iri(t), 0)
+    nodes_written = sum(v for k, v in classes.items() if k != "Statement")
+    predicates[A] += nodes_written
+    id_pred = _pred(next(iter(LABELS.values())).props[0])
+    predicates[id_pred] = nodes_written
+    for pred in {_pred(p) for lab in LABELS.values() for p in lab.props[1:]}:
+        predicates[pred] = predicates.get(pred, 0) + counts.get(f" {terms.iri(pred)} ", 0)
+    for rel in RELATIONS.values():
+        pred = ("kg", rel.prop)
+        predicates[pred] = predicates.get(pred, 0) + counts.get(terms.iri(pred), 0)
+    stats.predicates.update({p: c for p, c in predicates.items() if c})
+    stats.classes.update(classes)
+
+
+def _relation(etype, label: str, lv, terms: _Terms) -> tuple[tuple[str, str] | None, str]:
+    """(predicate, its N-Triples text) of an edge type between two labels, or (None, why skipped)."""
+    rel = RELATIONS.get(etype)
+    if rel is None:
+        return None, f"edges of unknown type {etype!r}"
+    if label not in rel.domain or lv not in rel.range:
+        return None, f"{rel.name} edges {label}→{lv} (outside the schema's domain/range)"
+    pred = ("kg", rel.prop)
+    return pred, terms.iri(pred)
+
+
+__all__ = ["nt_data_chunks"]

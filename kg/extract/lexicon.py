@@ -61,10 +61,11 @@ def variants(surface: str, pluralize: bool) -> Iterator[str]:
     if pluralize:
         for f in list(forms):
             last = re.split(r"[\s-]", f)[-1]
-            if last.isalpha() and last.islower() and singular(last) == last and not last.endswith("s"):
+            if last.isalpha() and (last.islower() or last.istitle()) and singular(last) == last \
+                    and not last.endswith(("us", "is")):
                 if last.endswith("y") and last[-2:-1] not in "aeiou":
                     plural = f[:-1] + "ies"
-                elif last.endswith(("ch", "sh", "x", "z")):
+                elif last.endswith(("ch", "sh", "x", "z", "s")):
                     plural = f + "es"
                 else:
                     plural = f + "s"
@@ -112,8 +113,10 @@ class Lexicon:
     def lookup(self, surface: str) -> LexEntry | None:
         """The entry a surface form denotes, or None."""
         hit = self._by_key.get(surface)
-        if hit is None and not case_sensitive(surface):
+        if hit is None:
             hit = self._by_key.get(fold(surface))
+            if hit is not None and case_sensitive(surface) and fold(hit.name) != fold(surface):
+                hit = None  # a capitalised form matches an entry's own name in any case, not its aliases
         return hit
 
     def get(self, label: str, name: str) -> LexEntry | None:
@@ -127,8 +130,12 @@ class Lexicon:
             plural_ok = e.label in ("Technique", "Task", "Metric")
             for s in (e.name, *e.aliases):
                 cs = case_sensitive(s)
-                for v in variants(s, plural_ok and not cs):
-                    yield e, v, cs
+                forms = [s]
+                if cs and re.fullmatch(r"[A-Z][a-z]+(?: [a-z]+)+", s):  # "Gaussian process" ~ "Gaussian Process"
+                    forms.append(s.title())
+                for f in forms:
+                    for v in variants(f, plural_ok and (not cs or " " in f)):
+                        yield e, v, cs
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -278,13 +278,17 @@ _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _STOP_NAMES = {"SoTA", "SOTA", "SotA", "GPUs", "CPUs", "TPUs", "LLMs", "APIs", "PhD", "PhDs", "IoT", "AUCs", "DNNs",
                "CNNs", "RNNs", "GNNs", "MLPs", "QAs", "LMs", "VLMs", "MLLMs", "NNs", "COVID-19",
                "SARS-CoV-2", "MNIST-1D", "ReLU", "ReLUs", "LaTeX", "GitHub", "YouTube", "iPhone",
-               "macOS", "iOS", "OpenAI", "DeepMind", "ArXiv", "arXiv", "PubMed", "eBay", "McKinsey"}
+               "macOS", "iOS", "OpenAI", "DeepMind", "ArXiv", "arXiv", "PubMed", "eBay", "McKinsey",
+               # venues and hardware are not entities (eval/GUIDELINES.md §3)
+               "NeurIPS", "NIPS", "ICML", "ICLR", "CVPR", "ICCV", "ECCV", "AAAI", "IJCAI", "EMNLP", "NAACL",
+               "AISTATS", "SODA", "COLT", "STOC", "FOCS", "SIGKDD", "WebConf", "TPUv4", "TPUv5", "TPUv3"}
+_HARDWARE = re.compile(r"[AHVLTBP]\d{2,3}[A-Z]?|(?:RTX|GTX)\d{3,4}(?:Ti)?|TX[12]|M[1-4]")
 
 
 def is_name_shaped(word: str) -> bool:
     """Looks like a coined name: CamelCase, letters with digits, or Capitalised-Hyphenated."""
-    if word in _STOP_NAMES or len(word) < 3 or re.fullmatch(r"[A-Z]{2,}s", word):  # ANNs: a plural acronym
-        return False
+    if word in _STOP_NAMES or len(word) < 3 or re.fullmatch(r"[A-Z]{2,}s", word) or _HARDWARE.fullmatch(word):
+        return False  # ANNs: a plural acronym; A100, RTX4090: hardware
     letters = [c for c in word if c.isalpha()]
     if not letters:
         return False

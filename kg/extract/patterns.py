@@ -343,7 +343,25 @@ def find_names(text: str) -> Iterator[Found]:
         if w.islower() or w[1:].islower() and "-" not in w:
             continue  # plain words: the common case, skipped before the full test
         if is_name_shaped(w):
-            yield Found(m.start(), m.end(), w, "Method", "name-shape" if is_strong_name(w) else "name-weak")
+            yield Found(m.start(), m.end(), w, name_label(w), "name-shape" if is_strong_name(w) else "name-weak")
+
+
+_DATASET_SUFFIX = re.compile(r"(?:[Bb]ench|BENCH|QA|Eval|EVAL|-\d+[Kk])$")
+_METRIC_SUFFIX = re.compile(r"(?:Score|-score|SCORE)$")
+
+
+def name_label(word: str) -> str:
+    """The label a coined name's ending implies: benchmarks (T2I-CompBench, HotpotQA,
+    CRUXEval), scores (TM-Score, CLIPScore); otherwise Method.
+
+    >>> [name_label(w) for w in ["MMT-Bench", "TM-Score", "FreTS"]]
+    ['Dataset', 'Metric', 'Method']
+    """
+    if _DATASET_SUFFIX.search(word) and len(word) > 4:
+        return "Dataset"
+    if _METRIC_SUFFIX.search(word) and len(word) > 5:
+        return "Metric"
+    return "Method"
 
 
 # ---------------------------------------------------------------- task phrases

@@ -16,7 +16,7 @@ from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
 
 CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
-              "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65}
+              "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5}
 
 
 def repository_id(name: str) -> str:

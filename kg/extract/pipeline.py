@@ -43,6 +43,7 @@ from kg.extract.patterns import (
     find_task_phrases,
     find_urls,
 )
+from kg.extract.phrases import find_phrases
 from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
@@ -125,6 +126,7 @@ class PatternFinder:
                 if e.broader:
                     parents[e.name] = e.broader[0]
         self.models = ModelFinder(families, parents)
+        self.lookup = lexicon.lookup
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -133,6 +135,7 @@ class PatternFinder:
         found += self.models.find(text)
         found += find_names(text)
         found += find_task_phrases(text)
+        found += find_phrases(text, self.lookup)
         doc.user_data["kg_found"] = found
         doc.user_data["kg_acronyms"] = list(find_acronyms(text, sents))
         return doc
@@ -237,6 +240,7 @@ def _stoplist(lexicon_dir: str) -> frozenset[str]:
 
 _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
              "ner": 2,  # the optional trained span model (kg_ner): below every rule that knows the name
+             "noun-phrase": 3,  # a lexicon term with modifiers ("online reinforcement learning") beats the term
              "name-shape": 1, "task-phrase": 1,
              "name-weak": 1}
 

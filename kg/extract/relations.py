@@ -115,7 +115,8 @@ def echo_title(doc: Doc, title_doc: Doc) -> None:
             if t.text == "-":
                 continue
             if not (t.is_alpha and t.is_lower and t.lower_ not in _ECHO_STOP and (
-                    k not in kinds or kinds[k].id_ == "lexicon" and kinds[k].label_ in ("Technique", "Method"))):
+                    k not in kinds or kinds[k].id_ == "noun-phrase"
+                    or kinds[k].id_ == "lexicon" and kinds[k].label_ in ("Technique", "Method"))):
                 break
             if words or t.lower_ not in _ECHO_SKIP:
                 words.append(k)
@@ -144,11 +145,12 @@ def _echo(doc: Doc, words: list[int], title: str, kinds: dict) -> tuple[int, int
             gram = gram[:-1]
         if len(gram) < 2 or " " not in doc[gram[0] : gram[-1] + 1].text or doc[gram[-1]].lower_ in _ADJ_PARTS \
                 or re.search(r"(?:ed|al|ive|ous|ful|ic|ly|ate|able|ible)$", doc[gram[-1]].lower_) \
-                or gram[0] in kinds and kinds[gram[0]].end <= gram[-1] \
-                or any(k in kinds and (kinds[k].start < gram[0] or kinds[k].end > gram[-1] + 1) for k in gram):
+                or gram[0] in kinds and kinds[gram[0]].id_ == "lexicon" and kinds[gram[0]].end <= gram[-1] \
+                or any(k in kinds and kinds[k].id_ == "lexicon" and (
+                    kinds[k].start < gram[0] or kinds[k].end > gram[-1] + 1) for k in gram):
             continue  # an adjective last, a known name modifying a noun, or cutting a known name
         inner = [kinds[k] for k in gram if k in kinds]
-        if inner and inner[0].start == gram[0] and inner[0].end == gram[-1] + 1:
+        if inner and inner[0].start == gram[0] and inner[0].end == gram[-1] + 1 and inner[0].id_ == "lexicon":
             continue  # a phrase the lexicon knows ("reinforcement learning"): not a new name
         if " " + " ".join(_stem(doc[k].text) for k in gram) + " " in title \
                 and fold(doc[gram[0] : gram[-1] + 1].text) not in _stoplist_of(doc):

@@ -1,0 +1,323 @@
+"""Lower-case noun phrases that name techniques, tasks and metrics no lexicon lists.
+
+Abstracts name most concepts as plain noun phrases: "linear function approximation",
+"online reinforcement learning", "dot-product self-attention", "asymptotic variance",
+"text-to-music generation". :func:`find_phrases` reads them without a parser: within a run of
+words uninterrupted by punctuation it takes a head (the last words of a lexicon term, or a
+head noun such as *learning*, *approximation*, *accuracy*) and extends it to the left over
+modifiers, stopping at function words, verbs, adverbs and evaluative adjectives ("standard",
+"efficient", "novel"). A phrase must add at least one modifier to its head; a bare lexicon
+term is the lexicon's to find.
+
+The label comes from the head: the lexicon term's label, else the head noun's.
+
+>>> [(f.name, f.label) for f in find_phrases("we study online reinforcement learning with linear "
+...                                          "function approximation and report test accuracy.")]
+[('online reinforcement learning', 'Technique'), ('linear function approximation', 'Technique'), ('test accuracy', 'Metric')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from kg.extract.patterns import Found
+from kg.text import singular
+
+# head nouns (singular) -> label
+HEADS = {
+    **dict.fromkeys((
+        "learning", "network", "approximation", "attention", "quantization", "transformer", "process",
+        "inference", "training", "search", "regularization", "regularisation", "maximization",
+        "minimization", "game", "equilibrium", "oracle", "design", "ensemble", "symmetry", "limit", "bonus",
+        "principle", "sampling", "decoding", "embedding", "pre-training", "pretraining", "fine-tuning",
+        "finetuning", "distillation", "pruning", "augmentation", "descent", "programming", "kernel",
+        "machine", "encoder", "decoder", "autoencoder", "curriculum", "field", "geometry",
+        "operator", "flow", "shift", "collapse", "filter", "mixture", "bias", "initialization",
+        "normalization", "normalisation", "estimator", "model", "architecture", "optimization", "method",
+        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound"), "Technique"),
+    **dict.fromkeys((
+        "prediction", "detection", "classification", "segmentation", "generation", "estimation",
+        "recognition", "translation", "retrieval", "forecasting", "answering", "summarization",
+        "localization", "tracking", "captioning", "reconstruction", "imputation", "completion",
+        "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
+        "de-noising", "inpainting", "editing", "navigation", "manipulation", "registration", "clustering",
+        "modeling", "modelling", "synthesis", "control", "grounding", "selection", "placement",
+        "certification", "regression", "exploration", "planning", "matching", "alignment"), "Task"),
+    **dict.fromkeys((
+        "accuracy", "error", "ratio", "efficiency", "area", "rank", "diversity", "variance", "risk",
+        "distance", "divergence", "precision", "recall", "throughput", "latency", "speedup", "score",
+        "perplexity", "time", "rate"), "Metric"),
+}
+# heads that only count with one of these modifiers right before them
+_NARROW = {
+    "time": {"training", "inference", "running", "wall-clock", "computation", "computational", "execution",
+             "query", "response", "decoding", "run", "search"},
+    "rate": {"success", "error", "win", "acceptance", "hit", "pass", "attack", "failure", "detection",
+             "false", "positive", "negative", "compression", "recognition", "solve"},
+    "score": {"f1", "inception", "bleu", "rouge", "bert", "clip", "fid", "z", "propensity", "fisher"},
+    "efficiency": {"energy", "memory", "parameter", "data", "compute", "computational", "inference", "training"},
+    "area": {"model", "hardware", "chip", "silicon"},
+    "bound": {"efficiency", "evidence", "semiparametric", "cramér-rao", "cramer-rao"},
+    "error": {"test", "training", "generalization", "approximation", "estimation", "reconstruction",
+              "prediction", "classification", "squared", "absolute", "mean", "relative", "top-1", "top-5",
+              "word", "character", "bit", "quantization", "localization", "calibration"},
+    "method": {"gradient", "kernel", "spectral", "primal-dual", "first-order", "second-order", "zeroth-order",
+               "quasi-newton", "ensemble", "bundle", "interior-point", "cutting-plane", "subgradient",
+               "sketching", "moment", "proximal"},
+    "algorithm": {"greedy", "learning-augmented", "sketching", "bandit", "evolutionary", "genetic", "streaming",
+                  "approximation", "online", "randomized", "primal-dual", "message-passing", "first-order"},
+    "model": {"transition", "world", "latent", "sequence", "diffusion", "generative", "language", "graphical",
+              "energy-based", "autoregressive", "non-autoregressive", "probabilistic", "linear", "window",
+              "mixture", "factor", "topic", "foundation", "reward", "dynamics", "surrogate", "variable",
+              "statistical", "causal", "state-space", "markov", "hidden", "gaussian", "bayesian"},
+    "architecture": {"encoder-decoder", "transformer", "decoder-only", "encoder-only", "u-net", "hourglass"},
+    "objective": {"contrastive", "auto-encoding", "autoencoding", "denoising", "masked", "self-supervised",
+                  "variational", "exploration", "policy", "training"},
+    "loss": {"contrastive", "triplet", "hinge", "adversarial", "focal", "perceptual", "reconstruction",
+             "cross-entropy", "distillation", "consistency", "ranking"},
+    "design": {"experimental", "mechanism", "adaptive", "optimal", "sequential", "bayesian", "reward"},
+    "process": {"gaussian", "dirichlet", "poisson", "decision", "markov", "hawkes", "diffusion", "stochastic",
+                "point", "wiener", "lévy", "levy", "ornstein-uhlenbeck", "birth-death"},
+    "field": {"radiance", "neural", "random", "vector", "mean", "potential", "signed", "distance"},
+    "control": {"visuomotor", "optimal", "robust", "stochastic", "predictive", "motor", "robot", "robotic",
+                "continuous", "adaptive", "feedback", "quadrotor", "locomotion", "torque"},
+    "selection": {"sensor", "feature", "model", "variable", "data", "subset", "client", "arm", "action",
+                  "active", "prompt", "example", "architecture", "hyperparameter"},
+    "alignment": {"text-image", "image-text", "cross-modal", "multimodal", "sequence", "preference", "value",
+                  "representation", "graph", "entity", "network"},
+    "matching": {"graph", "image", "feature", "entity", "distribution", "score", "flow", "moment", "keypoint",
+                 "template", "pattern", "stereo", "shape", "point"},
+    "bias": {"exposure", "inductive", "selection", "spectral", "simplicity", "popularity", "position",
+             "confirmation", "implicit", "social", "gender", "representation"},
+    "shift": {"domain", "distribution", "covariate", "label", "concept", "dataset", "distributional", "temporal"},
+    "network": {"neural", "linear", "bayesian", "weightless", "convolutional", "recurrent", "graph", "policy",
+                "value", "q", "siamese", "capsule", "spiking", "residual", "attractor", "hopfield", "belief",
+                "feedforward", "feed-forward", "generative", "adversarial", "flow", "hypernetwork"},
+    "exploration": {"online", "directed", "efficient", "optimistic", "guided", "curiosity-driven", "safe",
+                    "reward-free", "deep", "count-based", "posterior"},
+    "planning": {"motion", "path", "task", "trajectory", "route", "robot", "symbolic", "hierarchical"},
+    "game": {"zero-sum", "stochastic", "general-sum", "markov", "potential", "bandit", "stackelberg", "extensive-form",
+             "normal-form", "mean-field", "differential", "repeated", "bayesian", "cooperative", "nonparametric"},
+}
+# modifiers that describe rather than name ("standard dot-product self-attention" -> drop "standard")
+_NOT_MODIFIERS = frozenset(re.findall(r"\S+", """
+a an the of for and or in on with to by at via from as into onto over under than that this these those such
+we our us it its their they them he she his her which who whom whose when where while what how why if
+is are was were be been being has have had do does did can could may might must shall should will would
+not no nor only also both either neither each every all any some many much more most less least few
+other another same new novel existing various different several numerous multiple diverse distinct
+standard modern classical classic traditional conventional vanilla typical popular common powerful
+complex simple basic naive generic practical principled unified recent prior previous current
+sparse dense small large big huge shallow wide narrow high low better higher lower good poor
+against up down out off into onto upon tailor maintain encode avoid assume benefit adopted adopt
+require required ensure yield obtain
+significant substantial important key main major critical crucial fundamental real synthetic
+arbitrary certain particular specific whole entire single underlying corresponding respective
+resulting original additional extra further external internal efficient effective robust accurate
+scalable fast faster slow provable theoretical empirical practical well-known so-called
+state-of-the-art off-the-shelf pre-trained pretrained frozen trained learned proposed given general
+overall final first second third last next above below downstream upstream strong weak challenging
+difficult hard easy promising successful remarkable superior competitive reliable flexible inherent
+proper optimal suboptimal near-optimal minimax exact approximate approximately improved enhanced
+end-to-end large-scale real-world high-quality low-quality long-term short-term high-dimensional
+low-dimensional computationally statistically key using based via toward towards without within
+across between among along through during after before including like unlike versus
+tailored specialized dedicated customized desired unknown known fixed infinite finite true
+consistent inconsistent reasonable sensible meaningful careful rigorous comprehensive extensive
+liberate rethink revisit understand unlock bridge teach tame unleash scale towards toward beyond
+study studies report reports propose proposes introduce introduces present presents use uses apply applies
+consider considers develop develops show shows prove proves achieve achieves improve improves provide
+provides obtain obtains derive derives analyze analyzes analyse investigate investigates explore explores
+evaluate evaluates demonstrate demonstrates learn learns train trains enable enables require requires
+perform performs combine combines extend extends leverage leverages exploit exploits employ employs adopt
+adopts incorporate incorporates integrate integrates establish establishes yield yields give gives make
+makes allow allows outperform outperforms reduce reduces increase increases compute computes estimate
+estimates optimize optimizes minimize minimizes maximize maximizes solve solves address addresses tackle
+tackles handle handles capture captures generate generates predict predicts detect detects classify
+employ achieve attain attains guarantee guarantees ensure ensures enhance enhances boost boosts remain
+remains become becomes lead leads suffer suffers rely relies focus focuses aim aims seek seeks fail fails
+help helps let lets find finds see introduce called named termed dubbed denote denotes define defines
+describe describes compare compares facilitate facilitates accelerate accelerates support supports
+formulate formulates cast casts frame frames view views treat treats call calls encourage encourages
+"""))
+_WORD = re.compile(r"[A-Za-zΑ-Ωα-ωℓ0-9][\w'ℓ-]*")
+_SENT_END = re.compile(r"[.!?;:]\s*$")
+
+
+def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
+    """The modifier as it goes into the name, or None when the word cannot modify."""
+    low = word.lower()
+    if low in _NOT_MODIFIERS or low.endswith("ly") or len(low) < 3 and not re.search(r"\d", low) and low != "k":
+        return None
+    if title and word[:1].isupper():  # "Sparse-View" in a Title Case title
+        word = _untitle(word)
+    if title and word[:1].isupper() and word[1:].islower() and word not in _EPONYMS:
+        word, initial = low, False
+    if word[:1].isupper() and not initial:
+        if word.isupper() and len(word) <= 6 or word[1:].islower() and word in _EPONYMS:
+            return word
+        return None
+    if "-" not in low and re.search(r"[^s]s$", low) and singular(low) != low and low not in _S_WORDS:
+        return None  # verbs and plurals ("improves", "methods") do not modify
+    if re.fullmatch(r"\d+", low):
+        return None
+    return low if initial and word[1:].islower() else word
+
+
+_EPONYMS = {"Gaussian", "Bayesian", "Markov", "Fisher", "Nash", "Wasserstein", "Hilbert", "Langevin", "Newton",
+            "Lipschitz", "Euclidean", "Riemannian", "Hamiltonian", "Monte", "Carlo", "Dirichlet", "Poisson",
+            "Boltzmann", "Hessian", "Laplacian", "Fourier", "Shapley", "Bellman", "Kalman", "Stein", "Thompson",
+            "Littlestone", "Schrödinger", "Lagrangian", "Hopfield", "Gibbs", "Bregman", "Sobolev"}
+_ING_NOUNS = {"learning", "training", "sampling", "decoding", "encoding", "modeling", "modelling", "reasoning",
+              "planning", "sketching", "matching", "clustering", "pruning", "rendering", "scheduling", "routing",
+              "forecasting", "hashing", "boosting", "bagging", "caching", "batching", "tuning", "smoothing",
+              "warm-starting", "filtering", "mining", "ranking", "labeling", "labelling", "editing", "processing",
+              "computing", "coding", "testing", "imaging", "tracking", "indexing", "parsing", "recurring"}
+_S_WORDS = {"dynamics", "physics", "statistics", "mathematics", "economics", "robotics", "graphics", "analysis",
+            "genomics", "kinematics", "linguistics", "semantics", "mechanics", "optics", "thermodynamics"}
+
+
+def _key(words: list[str], keep_case: bool = False) -> str:
+    """Index key of a phrase: lower case (unless ``keep_case``), hyphens as spaces, last word singular."""
+    text = " ".join(words)
+    parts = (text if keep_case else text.lower()).replace("-", " ").split()
+    if parts:
+        parts[-1] = singular(parts[-1])
+    return " ".join(parts)
+
+
+class _Index:
+    """Lexicon terms of the labels phrases extend, by :func:`_key`, and the longest term (in
+    words) ending in each last word: a dictionary probe instead of a full lexicon lookup."""
+
+    def __init__(self, lexicon):
+        self.terms: dict[str, str] = {}
+        self.ends: dict[str, int] = {}
+        for entry, surface, cs in lexicon.patterns():
+            if entry.label not in ("Technique", "Task", "Metric", "Method", "Dataset", "Software"):
+                continue
+            key = _key(surface.split(), keep_case=cs)  # "MAP" (the metric) is not "map"
+            if not key:
+                continue
+            self.terms.setdefault(key, entry.label)
+            last = key.rsplit(" ", 1)[-1].lower()
+            self.ends[last] = max(self.ends.get(last, 0), key.count(" ") + 1)
+
+    def get(self, words: list[str]) -> str | None:
+        return self.terms.get(_key(words)) or self.terms.get(_key(words, keep_case=True))
+
+
+_INDEXES: dict[int, _Index] = {}
+
+
+def _index(lookup) -> _Index | None:
+    lexicon = getattr(lookup, "__self__", None)
+    if lexicon is None or not hasattr(lexicon, "patterns"):
+        return None
+    idx = _INDEXES.get(id(lexicon))
+    if idx is None:
+        idx = _INDEXES[id(lexicon)] = _Index(lexicon)
+    return idx
+
+
+def find_phrases(text: str, lookup: Callable[[str], object | None] | None = None) -> Iterator[Found]:
+    """Noun phrases that extend a head with at least one modifier; ``lookup`` is the bound
+    ``Lexicon.lookup`` of the lexicon whose terms serve as heads."""
+    lookup = _index(lookup) if lookup is not None else None
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    n = len(words)
+    title = _looks_like_title(text)
+    i = 0
+    while i < n:
+        # a run: words separated by single spaces only
+        j = i + 1
+        while j < n and text[words[j - 1][1]:words[j][0]] == " ":
+            j += 1
+        yield from reversed(list(_phrases_in_run(text, words[i:j], lookup, title)))
+        i = j
+
+
+_DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "its", "their", "our", "each", "every", "any",
+                "novel", "new", "two", "three", "several", "various", "existing", "standard", "efficient", "simple"}
+_BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "would", "might", "not", "also",
+                "they", "it", "which", "that", "who"}
+
+
+def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:
+    initial0 = run[0][0] == 0 or bool(_SENT_END.search(text[max(0, run[0][0] - 3) : run[0][0]]))
+    taken = len(run)  # phrases do not overlap: scan heads right to left
+    for e in range(len(run), 0, -1):
+        if e > taken:
+            continue
+        base, label, head = _head(run, e, lookup, title)
+        if base is None:
+            continue
+        k = base
+        mods: list[str] = []
+        while k > 0 and len(mods) < 3:
+            mod = _modifier(run[k - 1][2], initial0 and k - 1 == 0, title)
+            if mod is None:
+                break
+            if head in _NARROW and not mods and mod.lower() not in _NARROW[head]:
+                break
+            mods.insert(0, mod)
+            k -= 1
+        while mods and (mods[0].endswith("ing") and "-" not in mods[0] or mods[0] in _VERBISH) and not (
+                k > 0 and run[k - 1][2].lower() in _DETERMINERS):  # "for learning tree ensembles": a verb
+            if k > 0 and run[k - 1][2].lower() not in _BEFORE_VERB and not mods[0].endswith("ing"):
+                break
+            mods.pop(0)
+            k += 1
+        if not mods or head in _NARROW and mods[-1].lower() not in _NARROW[head]:
+            continue
+        if lookup is not None and lookup.get([w for _, _, w in run[k:e]]):
+            continue  # the lexicon knows the whole phrase
+        surface = text[run[k][0] : run[e - 1][1]]
+        words = surface.split(" ")
+        if initial0 and k == 0 and words[0][1:].islower():
+            words[0] = words[0].lower()
+        if title:  # "Sparse-View 3D Modeling" -> "sparse-view 3D modeling"
+            words = [_untitle(w) for w in words]
+        parts = re.split(r"(-)", words[-1])
+        parts[-1] = singular(parts[-1])
+        words[-1] = "".join(parts)
+        yield Found(run[k][0], run[e - 1][1], " ".join(words), label, "noun-phrase")
+        taken = k
+
+
+def _untitle(word: str) -> str:
+    return "-".join(p.lower() if p[1:].islower() and p not in _EPONYMS else p for p in word.split("-"))
+
+
+def _looks_like_title(text: str) -> bool:
+    """Title Case text: short, no final full stop, most long words capitalised."""
+    if len(text) > 300 or text.rstrip().endswith("."):
+        return False
+    long_words = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if len(w) >= 4]
+    return bool(long_words) and sum(w[0].isupper() for w in long_words) >= 0.6 * len(long_words)
+
+
+# verbs that look like adjectives or nouns; as the first modifier after "to", "we", ... they are verbs
+_VERBISH = {"model", "design", "control", "search", "train", "learn", "transfer", "sample", "encode", "decode",
+            "estimate", "approximate", "regularize", "optimize", "quantize", "prune", "augment", "distill",
+            "filter", "match", "rank", "align", "select", "shift", "bound", "test", "embed", "scale"}
+
+
+def _head(run, e: int, lookup, title: bool = False) -> tuple[int | None, str, str]:
+    """Where the head ending at word ``e`` starts, its label and head noun."""
+    last = run[e - 1][2]
+    low = singular(last.lower()) if last.islower() or last[1:].islower() else last
+    if title and last[1:].islower():
+        last = last.lower()
+    if lookup is not None:
+        longest = lookup.ends.get(_key([last]).rsplit(" ", 1)[-1].lower(), 0)
+        for k in range(min(longest, e), 0, -1):
+            label = lookup.get([w for _, _, w in run[e - k : e]])
+            if label in ("Technique", "Task", "Metric"):
+                if k == 1 and low in _NARROW:
+                    break
+                return e - k, label, low
+    if low in HEADS and last[:1].islower():
+        return e - 1, HEADS[low], low
+    return None, "", low

@@ -1,0 +1,44 @@
+"""Noun phrases that name techniques, tasks and metrics (kg/extract/phrases.py)."""
+
+import pytest
+
+from kg.extract.lexicon import default_lexicon
+from kg.extract.phrases import find_phrases
+from kg.records import Paper
+
+
+def phrases(text):
+    return [(f.name, f.label) for f in find_phrases(text, default_lexicon().lookup)]
+
+
+def test_modifiers_extend_lexicon_terms_and_head_nouns():
+    got = phrases("We study multi-agent inverse reinforcement learning with linear function approximation, "
+                  "dot-product self-attention and report test accuracy and model area.")
+    assert got == [("multi-agent inverse reinforcement learning", "Technique"),
+                   ("linear function approximation", "Technique"), ("dot-product self-attention", "Technique"),
+                   ("test accuracy", "Metric"), ("model area", "Metric")]
+
+
+@pytest.mark.parametrize("text", [
+    "We use standard self-attention.",                 # evaluative adjective
+    "Existing methods rely on reinforcement learning.",  # a bare lexicon term is the lexicon's
+    "to maintain consistent decoding",                # verb after "to"
+    "we report the feature map of the network",       # "map" is not the metric MAP
+    "in near-linear time",                            # time only with a measuring modifier
+])
+def test_not_phrases(text):
+    assert phrases(text) == []
+
+
+def test_gerund_after_a_preposition_is_a_verb():
+    assert phrases("an algorithm for learning tree ensembles") == [("tree ensemble", "Technique")]
+
+
+def test_title_case_titles():
+    assert ("sparse-view 3D modeling", "Task") in phrases("Liberate Sparse-View 3D Modeling from Camera Poses")
+
+
+def test_phrase_beats_the_lexicon_term_inside_it(extractor):
+    ex = extractor.extract(Paper(id="p", abstract="We study online reinforcement learning. Reinforcement learning is hard."))
+    names = {e.name for e in ex.entities}
+    assert {"online reinforcement learning", "reinforcement learning"} <= names

@@ -56,7 +56,7 @@ _NARROW = {
     "rate": {"success", "error", "win", "acceptance", "hit", "pass", "attack", "failure", "detection",
              "false", "positive", "negative", "compression", "recognition", "solve"},
     "score": {"f1", "inception", "bleu", "rouge", "bert", "clip", "fid", "z", "propensity", "fisher"},
-    "efficiency": {"energy", "memory", "parameter", "data", "compute", "computational", "inference", "training"},
+    "efficiency": {"energy", "memory", "parameter", "inference", "training"},
     "area": {"model", "hardware", "chip", "silicon"},
     "bound": {"efficiency", "evidence", "semiparametric", "cramér-rao", "cramer-rao"},
     "error": {"test", "training", "generalization", "approximation", "estimation", "reconstruction",
@@ -126,6 +126,11 @@ across between among along through during after before including like unlike ver
 tailored specialized dedicated customized desired unknown known fixed infinite finite true
 consistent inconsistent reasonable sensible meaningful careful rigorous comprehensive extensive
 liberate rethink revisit understand unlock bridge teach tame unleash scale towards toward beyond
+smaller larger reduced preferable considered added best-known deterministic vast modified
+minimized maximized inefficient later earlier expressive from-scratch established hand-crafted varying
+undesired include includes although though because since characteristic explicit implicit localized
+non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant
+likely unlikely possible impossible feasible infeasible available unavailable useful crucial desirable
 study studies report reports propose proposes introduce introduces present presents use uses apply applies
 consider considers develop develops show shows prove proves achieve achieves improve improves provide
 provides obtain obtains derive derives analyze analyzes analyse investigate investigates explore explores
@@ -162,6 +167,8 @@ def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
         return None  # verbs and plurals ("improves", "methods") do not modify
     if re.fullmatch(r"\d+", low):
         return None
+    if "-" not in low and low.endswith("ed") and low not in _ED_MODIFIERS:
+        return None  # "reduced inference time", "established GFlowNet": descriptions, not names
     return low if initial and word[1:].islower() else word
 
 
@@ -169,6 +176,15 @@ _EPONYMS = {"Gaussian", "Bayesian", "Markov", "Fisher", "Nash", "Wasserstein", "
             "Lipschitz", "Euclidean", "Riemannian", "Hamiltonian", "Monte", "Carlo", "Dirichlet", "Poisson",
             "Boltzmann", "Hessian", "Laplacian", "Fourier", "Shapley", "Bellman", "Kalman", "Stein", "Thompson",
             "Littlestone", "Schrödinger", "Lagrangian", "Hopfield", "Gibbs", "Bregman", "Sobolev"}
+_ED_MODIFIERS = {"masked", "regularized", "regularised", "randomized", "randomised", "distributed", "supervised",
+                 "structured", "weighted", "conditioned", "constrained", "augmented", "guided", "generalized",
+                 "generalised", "normalized", "normalised", "kernelized", "federated", "decentralized",
+                 "centralized", "parameterized", "parametrized", "accelerated", "stratified", "truncated",
+                 "mixed", "embedded", "nested", "coupled", "shared", "tied", "gated", "dilated", "grouped",
+                 "unsupervised", "unconstrained", "directed", "undirected", "labeled", "unlabeled", "labelled",
+                 "unlabelled", "connected", "integrated", "quantized", "binarized", "compressed", "sketched",
+                 "tempered", "annealed", "damped", "projected", "penalized", "restricted", "attributed",
+                 "hierarchical", "blocked", "clipped", "bounded", "entropic", "amortized", "amortised", "iterated"}
 _ING_NOUNS = {"learning", "training", "sampling", "decoding", "encoding", "modeling", "modelling", "reasoning",
               "planning", "sketching", "matching", "clustering", "pruning", "rendering", "scheduling", "routing",
               "forecasting", "hashing", "boosting", "bagging", "caching", "batching", "tuning", "smoothing",

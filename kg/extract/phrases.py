@@ -131,6 +131,8 @@ minimized maximized inefficient later earlier expressive from-scratch establishe
 undesired include includes although though because since characteristic explicit implicit localized
 non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant
 likely unlikely possible impossible feasible infeasible available unavailable useful crucial desirable
+inadequate adequate considerable increasing growing special close little valuable map first then thus
+hence often still already
 study studies report reports propose proposes introduce introduces present presents use uses apply applies
 consider considers develop develops show shows prove proves achieve achieves improve improves provide
 provides obtain obtains derive derives analyze analyzes analyse investigate investigates explore explores

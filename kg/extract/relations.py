@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.extract.docutil import doc_text
 from kg.extract.proposals import _ADJ_PARTS, APPOSITIVE_HEADS, Proposals
@@ -18,7 +18,71 @@ from kg.text import fold
 
 @Language.component("kg_relations")
 def find_relations(doc: Doc) -> Doc:
+    type_by_head(doc)
     return Proposals(doc).run()
+
+
+_DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "testbed", "testbeds",
+                  "leaderboard", "suite"}
+_RELABEL = ("name-shape", "name-weak", "acronym", "new-name", "model-generic")
+
+
+def type_by_head(doc: Doc) -> None:
+    """``on CIFAR-10 and SVHN datasets``, ``the World of Bits benchmark``: names right before a
+    dataset noun (and names coordinated with them) are Datasets, whatever their shape said."""
+    lows = [t.lower_ for t in doc] if any(t.lower_ in _DATASET_NOUNS for t in doc) else None
+    if lows is None:
+        return
+    spans = list(doc.spans.get("kg", []))
+    end_at = {sp.end: sp for sp in spans}
+    covered = {t for sp in spans for t in range(sp.start, sp.end)}
+    info = doc.user_data.setdefault("kg_info", {})
+    changed = {}
+    for i, low in enumerate(lows):
+        if low not in _DATASET_NOUNS or not doc[i].is_lower:
+            continue
+        k = i
+        for _ in range(6):  # the name before the noun, then names coordinated with it
+            if k >= 3 and doc[k - 1].text == ")" and doc[k - 3].text == "(":
+                k -= 3
+            sp = end_at.get(k)
+            if sp is not None and sp.id_ in _RELABEL and sp.label_ != "Dataset":
+                changed[sp.start] = sp
+            elif sp is None and k > 0 and k - 1 not in covered and _capitalised(doc[k - 1]):
+                j = k - 1
+                while j > 0 and j - 1 not in covered and (_capitalised(doc[j - 1]) or doc[j - 1].lower_ == "of"
+                                                           and j > 1 and _capitalised(doc[j - 2])):
+                    j -= 1
+                if j == 0 or doc[j - 1].text in ".!?" and not doc[j].text.isupper():
+                    break  # a sentence-opening capital is no evidence of a name
+                new = Span(doc, j, k, label="Dataset", kb_id=doc[j:k].text)
+                new.id_ = "new-name"
+                spans.append(new)
+                sp = new
+            elif sp is None or sp.label_ != "Dataset" and sp.id_ not in _RELABEL:
+                break
+            k = sp.start
+            if k >= 2 and doc[k - 1].lower_ in (",", "and", "or") and (
+                    doc[k - 2].lower_ in (",", "and") or doc[k - 2].text not in ".!?"):
+                k -= 2 if doc[k - 2].lower_ in (",", "and") else 1
+                continue
+            break
+    if not changed and len(spans) == len(doc.spans.get("kg", [])):
+        return
+    out = []
+    for sp in spans:
+        if sp.start in changed and changed[sp.start] is sp:
+            new = Span(doc, sp.start, sp.end, label="Dataset", kb_id=sp.kb_id_)
+            new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
+            if (sp.label_, sp.kb_id_) in info:
+                info.setdefault(("Dataset", sp.kb_id_), info[(sp.label_, sp.kb_id_)])
+            sp = new
+        out.append(sp)
+    doc.spans["kg"] = sorted(out, key=lambda s: s.start)
+
+
+def _capitalised(tok) -> bool:
+    return tok.text[:1].isupper() and (tok.is_alpha or any(c.isdigit() for c in tok.text)) and len(tok.text) > 1
 
 
 _NOT_NAMES = {"towards", "toward", "beyond", "rethinking", "understanding", "revisiting", "on",

@@ -1,0 +1,21 @@
+"""Names typed by the noun after them (kg/extract/relations.py:type_by_head)."""
+
+import pytest
+
+
+def spans(extractor, text):
+    return [(s.text, s.label_) for s in extractor.nlp(text).spans["kg"]]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We evaluate on FooBar, BazQux and CorgeNet datasets.",
+     [("FooBar", "Dataset"), ("BazQux", "Dataset"), ("CorgeNet", "Dataset")]),
+    ("We evaluate on the recent World of Bits benchmark.", [("World of Bits", "Dataset")]),
+    ("It outperforms other methods in DOPE benchmark.", [("DOPE", "Dataset")]),
+])
+def test_names_before_dataset_nouns(extractor, text, expected):
+    assert spans(extractor, text) == expected
+
+
+def test_sentence_opening_capitals_are_no_names(extractor):
+    assert spans(extractor, "Extensive benchmarks show gains.") == []

@@ -4,7 +4,8 @@ import pytest
 
 
 def spans(extractor, text):
-    return [(s.text, s.label_) for s in extractor.nlp(text).spans["kg"]]
+    doc = extractor.nlp(text)
+    return [(s.text, s.label_) for s in doc.spans["kg"]]
 
 
 @pytest.mark.parametrize("text, expected", [

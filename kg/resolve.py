@@ -12,9 +12,11 @@ Resolving an already resolved set changes nothing.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
 
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
@@ -38,37 +40,102 @@ def _key(eid: str) -> str:
     return eid.split(":", 1)[1]
 
 
+class EntityStats:
+    """What the papers say about one extracted id, merged paper by paper: the input of
+    :func:`resolve_stats`. Merging is order-free (counts, unions, and "first" meaning the
+    smallest paper id), so stats collected in several batches equal stats collected at once."""
+
+    __slots__ = ("label", "first", "names", "aliases", "props", "papers")
+
+    def __init__(self, label: str, first: tuple[str, int]):
+        self.label = label  # fixed by the id's prefix
+        self.first = first  # (paper id, position among its entities) where the id first occurs
+        self.names: dict[str, list] = {}  # spelling -> [papers using it, first paper id]
+        self.aliases: set[str] = set()
+        self.props: dict[str, tuple[str, Any]] = {}  # key -> (first paper id, value)
+        self.papers: set[str] = set()
+
+    def __getstate__(self):
+        return (self.label, self.first, self.names, self.aliases, self.props, self.papers)
+
+    def __setstate__(self, state) -> None:
+        self.label, self.first, self.names, self.aliases, self.props, self.papers = state
+
+
+def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | None = None
+            ) -> dict[str, EntityStats]:
+    """Add what ``extractions`` say about each entity id to ``stats`` (a new dict if None).
+    Each paper must be added once."""
+    stats = {} if stats is None else stats
+    for ex in extractions:
+        pid = ex.paper.id
+        for i, e in enumerate(ex.entities):
+            s = stats.get(e.id)
+            if s is None:
+                s = stats[e.id] = EntityStats(e.type, (pid, i))
+            elif (pid, i) < s.first:
+                s.first = (pid, i)
+            seen = s.names.get(e.name)
+            if seen is None:
+                s.names[e.name] = [1, pid]
+            else:
+                seen[0] += 1
+                if pid < seen[1]:
+                    seen[1] = pid
+            s.aliases.update(e.aliases)
+            for k, v in e.props:
+                if k not in s.props or pid < s.props[k][0]:
+                    s.props[k] = (pid, v)
+            s.papers.add(pid)
+    return stats
+
+
 def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
             ) -> tuple[dict[str, Resolved], dict[str, str]]:
-    """Canonical entities by id, and the map from every extracted id to its canonical id."""
-    names: dict[str, Counter] = defaultdict(Counter)
-    aliases: dict[str, set[str]] = defaultdict(set)
-    props: dict[str, dict] = defaultdict(dict)
-    papers: dict[str, set[str]] = defaultdict(set)
-    label_of: dict[str, str] = {}
-    for ex in extractions:
-        for e in ex.entities:
-            label_of[e.id] = e.type
-            names[e.id][e.name] += 1
-            aliases[e.id].update(e.aliases)
-            for k, v in e.props:
-                props[e.id].setdefault(k, v)
-            papers[e.id].add(ex.paper.id)
+    """Canonical entities by id, and the map from every extracted id to its canonical id.
+    Where papers disagree, the smallest paper id comes first, whatever the order given."""
+    return resolve_stats(collect(extractions), lexicon)
 
+
+def _spellings(s: EntityStats) -> dict[str, int]:
+    """Spelling -> number of papers, in the order the spellings first occur."""
+    if len(s.names) == 1:
+        return {n: c for n, (c, _) in s.names.items()}
+    return {n: c for n, (c, _) in sorted(s.names.items(), key=lambda kv: kv[1][1])}
+
+
+def _case_sensitive(surface: str) -> bool:
+    """:func:`case_sensitive`, with a fast path for ASCII."""
+    if surface.isascii():
+        low = surface.lower()
+        return surface != low or low == surface.upper()
+    return case_sensitive(surface)
+
+
+def resolve_stats(stats: dict[str, EntityStats], lexicon: Lexicon | None = None
+                  ) -> tuple[dict[str, Resolved], dict[str, str]]:
+    """:func:`resolve` over collected stats: global over every id in ``stats``."""
+    remap = canonical_ids(stats, lexicon)
+    return aggregate(stats, remap, lexicon), remap
+
+
+def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None) -> dict[str, str]:
+    """Which ids merge into which: every merged id -> its canonical id."""
     remap: dict[str, str] = {}
     # 1. one label per name
     by_key: dict[str, list[str]] = defaultdict(list)
-    for eid, label in label_of.items():
-        if label != "Repository":
-            by_key[_key(eid)].append(eid)
+    for eid, s in stats.items():
+        if s.label != "Repository":
+            by_key[eid.partition(":")[2]].append(eid)
     for ids in by_key.values():
         if len(ids) < 2:
             continue
 
         def rank(eid: str) -> tuple:
-            name = names[eid].most_common(1)[0][0]
-            known = lexicon is not None and lexicon.get(label_of[eid], name) is not None
-            return (not known, -len(papers[eid]), ENTITY_LABELS.index(label_of[eid]))
+            spellings = _spellings(stats[eid])
+            name = max(spellings, key=spellings.__getitem__)  # the first of the most frequent
+            known = lexicon is not None and lexicon.get(stats[eid].label, name) is not None
+            return (not known, -len(stats[eid].papers), ENTITY_LABELS.index(stats[eid].label))
 
         best = min(ids, key=rank)
         for eid in ids:
@@ -84,48 +151,88 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
 
     # 2. a short name that is another entity's declared acronym; repeated until nothing
     # changes, since a merge can make a name an acronym of one entity only
+    declared: dict[str, list[str]] = defaultdict(list)  # acronym -> ids declaring it
+    for eid, s in stats.items():
+        for a in s.aliases:
+            if _case_sensitive(a):
+                declared[a].append(eid)
+    candidates: list[tuple[str, list[str]]] = []  # (id, its names that some id declares)
+    for eid, s in stats.items():
+        acronyms = [n for n in s.names if n in declared]
+        if not acronyms or s.label == "Repository" or lexicon is not None and any(
+                lexicon.get(s.label, n) or lexicon.lookup(n) for n in s.names):
+            continue  # a known entity (OPT the model) is not another paper's acronym
+        candidates.append((eid, sorted(acronyms)))
+    candidates.sort()
     changed = True
     while changed:
         changed = False
-        acronym_owner: dict[str, set[str]] = defaultdict(set)
-        for eid, al in aliases.items():
-            for a in al:
-                if case_sensitive(a):
-                    acronym_owner[a].add(final(eid))
-        for eid in sorted(label_of):
-            if eid in remap or label_of[eid] == "Repository" or lexicon is not None and any(
-                    lexicon.get(label_of[eid], n) or lexicon.lookup(n) for n in names[eid]):
-                continue  # a known entity (OPT the model) is not another paper's acronym
-            for name in sorted(names[eid]):
-                owners = {final(o) for o in acronym_owner.get(name, ())} - {eid}
-                if len(owners) == 1 and case_sensitive(name):
-                    remap[eid] = next(iter(owners))  # owners are final ids other than eid: no cycle
+        for eid, acronyms in candidates:
+            if eid in remap:
+                continue
+            for name in acronyms:
+                owners = {final(o) for o in declared[name]} - {eid}
+                if len(owners) == 1:
+                    remap[eid] = owners.pop()  # owners are final ids other than eid: no cycle
                     changed = True
                     break
+    return {k: f for k in remap if (f := final(k)) != k}
 
-    remap = {k: f for k in remap if (f := final(k)) != k}
-    out: dict[str, Resolved] = {}
-    merged_names: dict[str, Counter] = defaultdict(Counter)
-    for eid in label_of:
+
+def changed(old_remap: dict[str, str], remap: dict[str, str], touched: Iterable[str]
+            ) -> tuple[set[str], set[str]]:
+    """After the stats of the ids ``touched`` changed and the remap went from ``old_remap`` to
+    ``remap``: the ids that now resolve to another canonical id, and the canonical ids (old
+    and new) whose entity may differ. Every other entity is made from the same stats as before
+    (see :func:`aggregate`), so it is the same."""
+    moved = {e for e in chain(old_remap, remap) if old_remap.get(e, e) != remap.get(e, e)}
+    clusters = {remap.get(e, e) for e in chain(touched, moved)} | {old_remap.get(e, e) for e in moved}
+    return moved, clusters
+
+
+def aggregate(stats: dict[str, EntityStats], remap: dict[str, str], lexicon: Lexicon | None = None,
+              only: set[str] | None = None) -> dict[str, Resolved]:
+    """The canonical entities :func:`canonical_ids` gives (those in ``only``, if given): each
+    made from the stats of the ids merged into it, which is all it depends on."""
+    members: dict[str, list[str]] = defaultdict(list)
+    for eid in stats:
         cid = remap.get(eid, eid)
-        merged_names[cid].update(names[eid])
-        r = out.setdefault(cid, Resolved(cid, label_of[cid] if cid in label_of else label_of[eid], ""))
-        r.papers |= papers[eid]
-        for k, v in sorted(props[eid].items()):
-            r.props.setdefault(k, v)
-        r.aliases = sorted(set(r.aliases) | aliases[eid])
-    for cid, r in out.items():
-        counts = merged_names[cid]
-        entry = None
-        if lexicon is not None:
-            for n in counts:
-                entry = lexicon.get(r.label, n)
-                if entry:
-                    break
-        own = names.get(cid) or counts  # the canonical id's own spellings come first
-        r.name = entry.name if entry else sorted(own.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        extra = {n for n in counts if n != r.name and n.lower() != r.name.lower()}
-        r.aliases = sorted((set(r.aliases) | extra) - {r.name})
-        if fold(r.name) in {fold(a) for a in r.aliases if not case_sensitive(a)}:
-            r.aliases = [a for a in r.aliases if case_sensitive(a) or fold(a) != fold(r.name)]
-    return out, remap
+        if only is None or cid in only:
+            members[cid].append(eid)
+    out: dict[str, Resolved] = {}
+    for cid, eids in members.items():
+        if len(eids) > 1:
+            eids.sort(key=lambda e: stats[e].first)  # in the order papers mention them
+        out[cid] = _entity(cid, [stats[e] for e in eids], stats[cid], lexicon)
+    return out
+
+
+def _entity(cid: str, merged: list[EntityStats], own: EntityStats, lexicon: Lexicon | None) -> Resolved:
+    r = Resolved(cid, own.label, "")
+    counts: dict[str, int] = {}
+    aliases: set[str] = set()
+    for s in merged:
+        for n, c in _spellings(s).items():
+            counts[n] = counts.get(n, 0) + c
+        r.papers |= s.papers
+        for k in sorted(s.props):
+            r.props.setdefault(k, s.props[k][1])
+        aliases |= s.aliases
+    entry = None
+    if lexicon is not None:
+        for n in counts:
+            entry = lexicon.get(r.label, n)
+            if entry:
+                break
+    if entry:
+        r.name = entry.name
+    else:  # the canonical id's own spellings come first
+        spellings = own.names
+        r.name = min(spellings, key=lambda n: (-spellings[n][0], n)) if len(spellings) > 1 else next(iter(spellings))
+    extra = {n for n in counts if n != r.name and n.lower() != r.name.lower()}
+    r.aliases = sorted((aliases | extra) - {r.name})
+    if r.aliases:
+        folded = fold(r.name)
+        if folded in {fold(a) for a in r.aliases if not _case_sensitive(a)}:
+            r.aliases = [a for a in r.aliases if _case_sensitive(a) or fold(a) != folded]
+    return r

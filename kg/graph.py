@@ -27,20 +27,24 @@ import contextlib
 import json
 import os
 import tempfile
+import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import orjson
 
 from kg.errors import ExportError, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
 from kg.records import Extraction
-from kg.resolve import resolve
+from kg.resolve import Resolved, resolve
 from kg.schema import LABELS, MENTION_RELATION, RELATIONS
 from kg.text import entity_id, fold, short_hash
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made: building a folder needs none
+    import networkx as nx
 
 GRAPH_FILE = "graph.jsonl"
 EXTRACTIONS_FILE = "extractions.jsonl"
@@ -52,67 +56,113 @@ def paper_node(paper_id: str) -> str:
     return f"paper:{paper_id}"
 
 
+Attrs = dict[str, Any]
+EdgeId = tuple[str, str, str]  # (source, target, key)
+
+
 def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = None) -> nx.MultiDiGraph:
     """Resolve entities across papers and assemble the typed graph."""
+    import networkx as nx
+
     extractions = sorted(extractions, key=lambda e: e.paper.id)
     entities, remap = resolve(extractions, lexicon)
+    labels = {eid: r.label for eid, r in entities.items()}
     G = nx.MultiDiGraph()
     for eid in sorted(entities):
-        r = entities[eid]
-        attrs: dict[str, Any] = {"label": r.label, "name": r.name, "papers": len(r.papers)}
-        if r.aliases:
-            attrs["aliases"] = r.aliases
-        allowed = {prop.name for prop in LABELS[r.label].props}
-        for k, v in sorted(r.props.items()):
-            if k in allowed:  # a model merged into a Dataset keeps no "family"
-                attrs[k] = v
-        G.add_node(eid, **attrs)
+        G.add_node(eid, **entity_attrs(entities[eid]))
     for ex in extractions:
-        p = ex.paper
-        pid = paper_node(p.id)
-        attrs = {"label": "Paper", "name": p.title or p.id, "title": p.title, "abstract": p.abstract}
-        for k in ("year", "url", "source"):
-            if getattr(p, k) is not None:
-                attrs[k] = getattr(p, k)
-        G.add_node(pid, **attrs)
-        if p.venue:
-            vid = entity_id("Venue", p.venue)
-            if vid not in G:
-                vattrs = {"label": "Venue", "name": p.venue}
-                if p.year:
-                    vattrs["year"] = p.year
-                G.add_node(vid, **vattrs)
-            G.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", rule="record", confidence=1.0)
-        for author in p.authors:
-            aid = entity_id("Author", author)
-            if aid not in G:
-                G.add_node(aid, label="Author", name=author)
-            G.add_edge(aid, pid, key="AUTHORED", type="AUTHORED", rule="record", confidence=1.0)
-        for r in ex.relations:
-            src = pid if r.source == p.id else remap.get(r.source, r.source)
-            dst = remap.get(r.target, r.target)
-            if src == dst or src not in G or dst not in G:
-                continue
-            rtype = _retype(r.type, G.nodes[src]["label"], G.nodes[dst]["label"])
-            if rtype is None:
-                continue
-            key = f"{rtype}|{p.id}"
-            if G.has_edge(src, dst, key):
-                continue
-            attrs = {"type": rtype, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
-            if r.evidence is not None:
-                attrs.update(evidence=r.evidence.text, start=r.evidence.start, end=r.evidence.end)
-                if r.evidence.field != "abstract":
-                    attrs["field"] = r.evidence.field
-            G.add_edge(src, dst, key=key, **attrs)
-        for res in ex.results:
-            add_result(G, p.id, pid, res, remap)
+        part = paper_part(ex, remap, labels)
+        for n, attrs in part.shared:
+            if n not in G:  # venues and authors: the first paper's spelling
+                G.add_node(n, **attrs)
+        for n, attrs in part.nodes.items():
+            G.add_node(n, **attrs)
+        for (u, v, k), attrs in part.edges.items():
+            G.add_edge(u, v, key=k, **attrs)
     if lexicon is not None:
         add_taxonomy(G, lexicon)
     return G
 
 
-def add_result(G: nx.MultiDiGraph, paper_id: str, pid: str, res: dict, remap: dict[str, str]) -> None:
+def entity_attrs(r: Resolved) -> Attrs:
+    """The node of a resolved entity."""
+    attrs: Attrs = {"label": r.label, "name": r.name, "papers": len(r.papers)}
+    if r.aliases:
+        attrs["aliases"] = r.aliases
+    allowed = _ALLOWED[r.label]
+    for k, v in sorted(r.props.items()):
+        if k in allowed:  # a model merged into a Dataset keeps no "family"
+            attrs[k] = v
+    return attrs
+
+
+_ALLOWED = {label: frozenset(prop.name for prop in spec.props) for label, spec in LABELS.items()}
+_RECORD = {"rule": "record", "confidence": 1.0}
+
+
+@dataclass
+class PaperPart:
+    """What one paper adds to the graph once its entity ids are resolved: its own nodes (the
+    paper, its results) and edges, and the venue and author nodes it names, which are shared
+    with other papers (the smallest paper id's spelling names them)."""
+
+    nodes: dict[str, Attrs] = field(default_factory=dict)
+    edges: dict[EdgeId, Attrs] = field(default_factory=dict)
+    shared: list[tuple[str, Attrs]] = field(default_factory=list)
+
+
+def paper_part(ex: Extraction, remap: Mapping[str, str], labels: Mapping[str, str]) -> PaperPart:
+    """The paper's share of the graph. ``remap`` maps extracted ids to canonical ids and
+    ``labels`` gives every canonical entity's label; nothing else about other papers matters."""
+    p = ex.paper
+    pid = paper_node(p.id)
+    part = PaperPart()
+    attrs: Attrs = {"label": "Paper", "name": p.title or p.id, "title": p.title, "abstract": p.abstract}
+    for k in ("year", "url", "source"):
+        if getattr(p, k) is not None:
+            attrs[k] = getattr(p, k)
+    part.nodes[pid] = attrs
+    if p.venue:
+        vid = entity_id("Venue", p.venue)
+        vattrs: Attrs = {"label": "Venue", "name": p.venue}
+        if p.year:
+            vattrs["year"] = p.year
+        part.shared.append((vid, vattrs))
+        part.edges[(pid, vid, "PUBLISHED_IN")] = {"type": "PUBLISHED_IN", **_RECORD}
+    for author in p.authors:
+        aid = entity_id("Author", author)
+        if (aid, pid, "AUTHORED") not in part.edges:
+            part.shared.append((aid, {"label": "Author", "name": author}))
+            part.edges[(aid, pid, "AUTHORED")] = {"type": "AUTHORED", **_RECORD}
+
+    def label(n: str) -> str | None:
+        return "Paper" if n == pid else labels.get(n)
+
+    for r in ex.relations:
+        src = pid if r.source == p.id else remap.get(r.source, r.source)
+        dst = remap.get(r.target, r.target)
+        src_label, dst_label = label(src), label(dst)
+        if src == dst or src_label is None or dst_label is None:
+            continue
+        rtype = _retype(r.type, src_label, dst_label)
+        if rtype is None:
+            continue
+        key = f"{rtype}|{p.id}"
+        if (src, dst, key) in part.edges:
+            continue
+        attrs = {"type": rtype, "paper": p.id, "rule": r.rule, "confidence": r.confidence}
+        if r.evidence is not None:
+            attrs.update(evidence=r.evidence.text, start=r.evidence.start, end=r.evidence.end)
+            if r.evidence.field != "abstract":
+                attrs["field"] = r.evidence.field
+        part.edges[(src, dst, key)] = attrs
+    for res in ex.results:
+        _add_result(part, p.id, pid, res, remap, label)
+    return part
+
+
+def _add_result(part: PaperPart, paper_id: str, pid: str, res: dict, remap: Mapping[str, str],
+                label: Callable[[str], str | None]) -> None:
     """A Result node for a numeric claim, linked to its paper, method, metric and setting."""
     rid = f"result:{short_hash(paper_id, 10)}-{res['start']}"
     name = " ".join(x for x in (res.get("qualifier"), res["text"], res.get("metric")) if x)
@@ -123,16 +173,16 @@ def add_result(G: nx.MultiDiGraph, paper_id: str, pid: str, res: dict, remap: di
             attrs[k] = res[k]
     if res.get("metric"):  # not "metric": node ids use label prefixes such as metric:
         attrs["measure"] = res["metric"]
-    G.add_node(rid, **attrs)
+    part.nodes.setdefault(rid, {}).update(attrs)
     prov = {"paper": paper_id, "rule": "result", "confidence": 0.6, "evidence": res["evidence"]["text"],
             "start": res["evidence"]["start"], "end": res["evidence"]["end"]}
-    G.add_edge(pid, rid, key="REPORTS", type="REPORTS", **prov)
+    part.edges.setdefault((pid, rid, "REPORTS"), {}).update(type="REPORTS", **prov)
     links = [("ACHIEVED_BY", res.get("method")), ("ON_METRIC", res.get("metric_id"))]
     links += [("IN_SETTING", e) for e in res.get("setting", ())]
     for rtype, target in links:
         target = remap.get(target, target) if target else None
-        if target and target in G and G.nodes[target]["label"] in RELATIONS[rtype].range:
-            G.add_edge(rid, target, key=rtype, type=rtype, **prov)
+        if target and label(target) in RELATIONS[rtype].range:
+            part.edges.setdefault((rid, target, rtype), {}).update(type=rtype, **prov)
 
 
 def _retype(rtype: str, src_label: str, dst_label: str) -> str | None:
@@ -150,12 +200,27 @@ def _retype(rtype: str, src_label: str, dst_label: str) -> str | None:
 
 def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
     """BROADER edges (VARIANT_OF between model families) from the lexicon, with their ancestors."""
-    todo = [n for n, d in G.nodes(data=True) if d["label"] not in ("Paper", "Venue", "Author", "Repository")]
+    nodes = {n: (d["label"], d["name"]) for n, d in G.nodes(data=True)
+             if d["label"] not in ("Paper", "Venue", "Author", "Repository", "Result")}
+    added, edges = taxonomy(nodes, lexicon)
+    for n, attrs in added.items():
+        G.add_node(n, **attrs)
+    for (u, v, k), attrs in edges.items():
+        G.add_edge(u, v, key=k, **attrs)
+
+
+def taxonomy(entities: Mapping[str, tuple[str, str]], lexicon: Lexicon
+             ) -> tuple[dict[str, Attrs], dict[EdgeId, Attrs]]:
+    """The lexicon's BROADER and VARIANT_OF edges above ``entities`` ({id: (label, name)}, in
+    graph order), with the ancestor nodes they add: (new nodes, edges)."""
+    known = dict(entities)
+    added: dict[str, Attrs] = {}
+    edges: dict[EdgeId, Attrs] = {}
+    todo = list(entities)
     seen = set(todo)
     while todo:
         node = todo.pop()
-        d = G.nodes[node]
-        entry = lexicon.get(d["label"], d["name"])
+        entry = lexicon.get(*known[node])
         if entry is None:
             continue
         for parent in entry.broader:
@@ -164,13 +229,15 @@ def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
             pid = entity_id(label, fold(name) or name)
             if pid == node:
                 continue
-            if pid not in G:
-                G.add_node(pid, label=label, name=name, papers=0)
+            if pid not in known:
+                known[pid] = (label, name)
+                added[pid] = {"label": label, "name": name, "papers": 0}
             rel = "VARIANT_OF" if entry.label == "Model" and label == "Model" else "BROADER"
-            G.add_edge(node, pid, key=rel, type=rel, rule="lexicon", confidence=1.0)
+            edges[(node, pid, rel)] = {"type": rel, "rule": "lexicon", "confidence": 1.0}
             if pid not in seen:
                 seen.add(pid)
                 todo.append(pid)
+    return added, edges
 
 
 # ---------------------------------------------------------------- persistence
@@ -181,12 +248,30 @@ def _dumps(obj: dict) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
+def node_line(n: str, attrs: Attrs) -> bytes:
+    return _dumps({"kind": "node", "id": n, **attrs})
+
+
+def edge_line(u: str, v: str, k: str, attrs: Attrs) -> bytes:
+    return _dumps({"kind": "edge", "source": u, "target": v, "key": k, **attrs})
+
+
+def node_key(n: str) -> str:
+    """Where a node's line sorts in ``graph.jsonl``: nodes by id, before every edge."""
+    return "\x00" + n
+
+
+def edge_key(u: str, v: str, k: str, rtype: str) -> str:
+    """Where an edge's line sorts: by source, type, target and key (ids hold no NUL)."""
+    return f"\x01{u}\x00{rtype}\x00{v}\x00{k}"
+
+
 def graph_lines(G: nx.MultiDiGraph) -> Iterator[bytes]:
     """The graph as sorted JSON lines: the persisted form, byte-stable for the same graph."""
     for n in sorted(G.nodes):
-        yield _dumps({"kind": "node", "id": n, **G.nodes[n]})
+        yield node_line(n, G.nodes[n])
     for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[3]["type"], e[1], e[2])):
-        yield _dumps({"kind": "edge", "source": u, "target": v, "key": k, **d})
+        yield edge_line(u, v, k, d)
 
 
 def _umask() -> int:
@@ -196,7 +281,7 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def _temp_beside(path: Path, mode: str = "w"):
+def _temp_beside(path: Path, mode: str = "w", umask: int | None = None):
     """Yield (file, temporary path) beside ``path``; the file is complete, synced and given
     normal permissions on exit, and removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -207,7 +292,7 @@ def _temp_beside(path: Path, mode: str = "w"):
             yield fh, Path(tmp)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~(_umask() if umask is None else umask))
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -222,59 +307,104 @@ def atomic_write(path: Path, mode: str = "w"):
     os.replace(tmp, path)
 
 
-def _stage(path: Path, lines: Iterable[bytes | str]) -> Path:
+Line = bytes | memoryview | str  # a memoryview may hold several lines, all but the last with "\n"
+
+
+def _stage(path: Path, lines: Iterable[Line], umask: int | None = None) -> Path:
     """Write lines to a temporary file beside ``path``; return the temporary path."""
-    with _temp_beside(path, "wb") as (fh, tmp):
+    with _temp_beside(path, "wb", umask) as (fh, tmp):
         for line in lines:
-            fh.write(line if isinstance(line, bytes) else line.encode("utf-8"))
+            fh.write(line.encode("utf-8") if isinstance(line, str) else line)
             fh.write(b"\n")
     return tmp
 
 
-def write_files(files: dict[Path, Iterable[bytes | str]]) -> None:
+class _Stopped(Exception):
+    """Another file could not be written, or the build was interrupted."""
+
+
+def write_files(files: dict[Path, Iterable[Line]]) -> None:
     """Write several files so that either all are replaced or none: each is staged to a
-    temporary file first, and only when every one is complete are they renamed into place."""
-    staged: dict[Path, Path] = {}
+    temporary file first, and only when every one is complete are they renamed into place.
+    The files are staged at the same time, one thread each (writing and syncing release
+    the GIL); when one fails or the build is interrupted, the others stop."""
+    from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+
+    stop = threading.Event()
+
+    def until_stopped(lines: Iterable[Line]) -> Iterator[Line]:
+        for line in lines:
+            if stop.is_set():
+                raise _Stopped
+            yield line
+
+    umask = _umask()  # once: reading it sets it, which threads must not race on
+    futures: dict[Future, Path] = {}
     try:
-        for path, lines in files.items():
-            staged[path] = _stage(path, lines)
-        for path, tmp in staged.items():
-            os.replace(tmp, path)
-    except OSError as exc:
-        where = next(iter(files)) if not staged else list(staged)[-1]
-        raise ExportError(f"cannot write {where}: {exc.strerror or exc}; "
-                          "check the folder is writable and the disk has space") from None
+        with ThreadPoolExecutor(max_workers=max(len(files), 1), thread_name_prefix="kg-write") as pool:
+            for path, lines in files.items():
+                futures[pool.submit(_stage, path, until_stopped(lines), umask)] = path
+            try:
+                wait(futures, return_when=FIRST_EXCEPTION)
+            finally:  # a failure, or Ctrl-C here: the other files stop at their next line
+                if any(not f.done() or f.exception() is not None for f in futures):
+                    stop.set()
+        for f, path in futures.items():
+            exc = f.exception()
+            if isinstance(exc, OSError):
+                raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
+                                  "check the folder is writable and the disk has space") from None
+            if exc is not None and not isinstance(exc, _Stopped):
+                raise exc
+        for f, path in futures.items():
+            try:
+                os.replace(f.result(), path)
+            except OSError as exc:
+                raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
+                                  "check the folder is writable and the disk has space") from None
     finally:
-        for tmp in staged.values():
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        for f in futures:
+            if f.done() and f.exception() is None:
+                with contextlib.suppress(OSError):
+                    f.result().unlink()  # gone once renamed
 
 
 def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str],
          pipeline: str | None = None) -> dict:
     """Persist extractions, graph and manifest, all or nothing. Returns the manifest."""
-    from kg import __version__
-
     folder = Path(folder)
     ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
-    old = read_manifest(folder) if (folder / MANIFEST_FILE).exists() else {}
+    manifest = make_manifest(folder, sources, len(ex_sorted), G.number_of_nodes(), G.number_of_edges(), pipeline)
+    write_files({
+        folder / EXTRACTIONS_FILE: (_dumps(e.to_json()) for e in ex_sorted),
+        folder / GRAPH_FILE: graph_lines(G),
+        folder / MANIFEST_FILE: [manifest_text(manifest)],
+    })
+    return manifest
+
+
+def make_manifest(folder: Path, sources: list[str], papers: int, nodes: int, edges: int,
+                  pipeline: str | None = None) -> dict:
+    """The manifest of a build into ``folder``: its sources add to those already there."""
+    from kg import __version__
+
+    old = read_manifest(folder) if (Path(folder) / MANIFEST_FILE).exists() else {}
     manifest = {
         "tool": "kg",
         "version": __version__,
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())))),
         "sources": sorted(set(old.get("sources", [])) | {os.path.basename(s) for s in sources}),
-        "papers": len(ex_sorted),
-        "nodes": G.number_of_nodes(),
-        "edges": G.number_of_edges(),
+        "papers": papers,
+        "nodes": nodes,
+        "edges": edges,
     }
     if pipeline:
         manifest["pipeline"] = pipeline  # e.g. rules-1, or rules-1+ner-scier-1 (GPL-3.0-derived model)
-    write_files({
-        folder / EXTRACTIONS_FILE: (_dumps(e.to_json()) for e in ex_sorted),
-        folder / GRAPH_FILE: graph_lines(G),
-        folder / MANIFEST_FILE: [json.dumps(manifest, indent=2, sort_keys=True)],
-    })
     return manifest
+
+
+def manifest_text(manifest: dict) -> str:
+    return json.dumps(manifest, indent=2, sort_keys=True)
 
 
 def read_manifest(folder: Path) -> dict:
@@ -298,6 +428,8 @@ def load_graph(folder: Path) -> nx.MultiDiGraph:
     if not path.exists():
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
                                  f"build one first: kg build PAPERS -o {folder}")
+    import networkx as nx
+
     G = nx.MultiDiGraph()
     with path.open("rb") as fh:
         for no, line in enumerate(fh, 1):

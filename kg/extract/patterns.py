@@ -102,7 +102,10 @@ class ModelFinder:
                         and fam_surface.startswith(parent):
                     fam_surface, tail = parent, fam_surface[len(parent):] + tail
                     family = parent
-                yield self._parse(m.start(), m.end(), m.group(0), family, fam_surface, tail)
+                f = self._parse(m.start(), m.end(), m.group(0), family, fam_surface, tail)
+                if not f.props:  # a bare family name: a lexicon Method or Technique of that name wins
+                    f = Found(f.start, f.end, f.name, f.label, "model-generic", f.props)  # (ResNet, ViT)
+                yield f
         for m in _GENERIC_MODEL.finditer(text):
             if m.start() not in seen and m.group(2)[-1] in "BM":
                 f = self._parse(m.start(), m.end(), m.group(0), m.group(1), m.group(1), "-" + m.group(2))

@@ -162,9 +162,7 @@ def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
     if title and word[:1].isupper() and word[1:].islower() and word not in _EPONYMS:
         word, initial = low, False
     if word[:1].isupper() and not initial:
-        if word.isupper() and len(word) <= 6 or word[1:].islower() and word in _EPONYMS:
-            return word
-        return None
+        return word if word[1:].islower() and word in _EPONYMS else None  # not "CLIP image embeddings"
     if "-" not in low and re.search(r"[^s]s$", low) and singular(low) != low and low not in _S_WORDS:
         return None  # verbs and plurals ("improves", "methods") do not modify
     if re.fullmatch(r"\d+", low):

@@ -12,7 +12,8 @@ form); a generic English word as a name or alias; a `broader` cycle.
 Warnings (exit status 1 only with --strict): a `broader` value found in no
 lexicon; a form whose regular plural is another entry's form; an alias that is
 only a regular plural or hyphen/space variant of the entry's lower-case forms
-(the matcher adds those); a surface form shared by two files; a very short
+(the matcher adds those); a surface form shared by two files (except a model
+family with the Method or Technique of the same architecture); a very short
 lower-case alphabetic alias.
 
 Info: `broader` values that point into another lexicon (e.g. a Method whose
@@ -201,6 +202,13 @@ def check_file(stem: str, rows: list[dict], errors: list[str], warnings: list[st
             errors.append(f"{e['_where']}: broader cycle through {e['name']!r}")
 
 
+def _architecture(stem_a: str, stem_b: str) -> bool:
+    """A model family that also names an architecture (ResNet, Swin Transformer, ViT) is listed
+    twice on purpose: the bare name is the Method or Technique, sized checkpoints (ResNet-50,
+    ViT-B/16) are Models found through the family."""
+    return {stem_a, stem_b} in ({"model_family", "method"}, {"model_family", "technique"})
+
+
 def main(argv: list[str]) -> int:
     strict, quiet = "--strict" in argv, "--quiet" in argv
     errors: list[str] = []
@@ -236,7 +244,8 @@ def main(argv: list[str]) -> int:
     for k, hits in sorted(seen.items()):
         files = {h[0] for h in hits}
         if len(files) > 1:
-            pairs = [(a, b) for i, a in enumerate(hits) for b in hits[i + 1 :] if a[0] != b[0] and clash(a[2], b[2])]
+            pairs = [(a, b) for i, a in enumerate(hits) for b in hits[i + 1 :] if a[0] != b[0] and clash(a[2], b[2])
+                     and not _architecture(a[0], b[0])]
             if pairs:
                 shared.append(k + ": " + "; ".join(f"{s}/{n}" for s, n, _ in hits))
     for s in shared:

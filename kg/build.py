@@ -6,28 +6,41 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kg.errors import KgError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks
-from kg.graph import build_graph, load_extractions, save
+from kg.folder import GraphFolder
+from kg.graph import load_extractions, load_graph
 from kg.readers import ReadReport, read_papers
 from kg.records import Extraction, Paper
 from kg.schema import LEXICON_DIR
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 @dataclass
 class BuildResult:
-    graph: nx.MultiDiGraph
+    """What a build did; the graph and the extractions are read from the folder when asked for."""
+
+    folder: Path
     manifest: dict
     report: ReadReport
     new: int = 0
     reused: int = 0
-    extractions: list[Extraction] = field(default_factory=list)
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        return load_graph(self.folder)
+
+    @cached_property
+    def extractions(self) -> list[Extraction]:
+        return load_extractions(self.folder)
 
 
 def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = None,
@@ -77,7 +90,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     Papers already in ``out`` with the same text are reused, not extracted again, unless they
     were extracted by another pipeline (rules only vs with the span model ``ner_model``;
     None reads ``$KG_NER_MODEL``); the graph is then rebuilt from all extractions, so the
-    result equals a one-shot build.
+    result equals a one-shot build (:mod:`kg.folder` does it without rebuilding what is there).
     ``progress(description, total)`` may return a callback that advances a bar.
     """
     inputs = list(inputs)
@@ -90,19 +103,17 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     ner = str(ner_model if ner_model is not None else (model_path_from_env() or ""))
     pipeline = pipeline_id(ner)
     built_with = read_manifest(out).get("pipeline", PIPELINE_VERSION)
-    old = {} if fresh else {e.paper.id: e for e in load_extractions(out)}
-    if old and built_with != pipeline:
+    folder = GraphFolder(out, fresh)
+    if len(folder) and built_with != pipeline:
         raise KgError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
                       f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
                       f"again from all inputs with --fresh, or use the same pipeline (KG_NER_MODEL / --ner)")
-    todo = [p for p in papers if p.id not in old or not _same_record(old[p.id].paper, p)]
+    old = folder.papers(p.id for p in papers)
+    todo = [p for p in papers if p.id not in old or not _same_record(old[p.id], p)]
     reused = len(papers) - len(todo)
     tick = progress("extracting", len(todo)) if progress else None
     new = extract_papers(todo, workers, dask, tick, ner)
-    merged = {**old, **{e.paper.id: e for e in new}}
-    extractions = [merged[k] for k in sorted(merged)]
     if progress:
         progress("resolving and writing", None)
-    G = build_graph(extractions, default_lexicon())
-    manifest = save(out, G, extractions, inputs, pipeline)
-    return BuildResult(G, manifest, report, len(new), reused, extractions)
+    manifest = folder.add(new, inputs, pipeline, default_lexicon())
+    return BuildResult(Path(out), manifest, report, len(new), reused)

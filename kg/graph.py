@@ -3,11 +3,13 @@
 The folder (default ``exports/``) holds
 
 - ``extractions.jsonl``: one ``kg extract`` record per paper, sorted by paper id. Building
-  again merges new papers into it, and the graph is rebuilt from all of them, so an
+  again merges new papers into it, and the graph is made again as from all of them, so an
   incremental build equals a one-shot build of the same papers.
 - ``graph.jsonl``: nodes then edges, sorted, one JSON object per line: what ``kg stats``,
   ``kg export`` and ``kg load`` read.
 - ``manifest.json``: tool version, sources, counts and build time.
+- ``state.pickle``: an index of the above that lets ``kg build`` add papers without
+  rebuilding the rest (:mod:`kg.folder`); it is checked before use, and may be deleted.
 
 Every file is written to a temporary name and renamed, so an interrupted or failed write
 leaves the previous graph intact.
@@ -248,6 +250,11 @@ def _dumps(obj: dict) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
+def extraction_line(ex: Extraction) -> bytes:
+    """A paper's line in ``extractions.jsonl``."""
+    return _dumps(ex.to_json())
+
+
 def node_line(n: str, attrs: Attrs) -> bytes:
     return _dumps({"kind": "node", "id": n, **attrs})
 
@@ -376,7 +383,7 @@ def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], source
     ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
     manifest = make_manifest(folder, sources, len(ex_sorted), G.number_of_nodes(), G.number_of_edges(), pipeline)
     write_files({
-        folder / EXTRACTIONS_FILE: (_dumps(e.to_json()) for e in ex_sorted),
+        folder / EXTRACTIONS_FILE: (extraction_line(e) for e in ex_sorted),
         folder / GRAPH_FILE: graph_lines(G),
         folder / MANIFEST_FILE: [manifest_text(manifest)],
     })

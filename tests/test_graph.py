@@ -41,15 +41,16 @@ def test_graph_round_trips_through_the_folder(sample_graph_dir):
 
 def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
     build([str(SAMPLE)], tmp_path)
-    before = (tmp_path / GRAPH_FILE).read_bytes()
-    import kg.graph as graph_mod
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    import kg.folder as folder_mod
 
-    def boom(G):
-        yield "{}"
+    def boom(path, lens, pieces):  # interrupted in the middle of the second file
+        yield b"{}"
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(graph_mod, "graph_lines", boom)
+    real = folder_mod._lines
+    calls = iter([real, boom])
+    monkeypatch.setattr(folder_mod, "_lines", lambda *a: next(calls)(*a))
     with contextlib.suppress(KeyboardInterrupt):
         build([str(need(SEED))], tmp_path)
-    assert (tmp_path / GRAPH_FILE).read_bytes() == before
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no temporary files either

@@ -20,3 +20,13 @@ def test_names_before_dataset_nouns(extractor, text, expected):
 
 def test_sentence_opening_capitals_are_no_names(extractor):
     assert spans(extractor, "Extensive benchmarks show gains.") == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It lags behind tailored methods for tasks like forecasting, imputation and anomaly detection.",
+     [("forecasting", "Task"), ("imputation", "Task"), ("anomaly detection", "Task")]),
+    ("We show gains in forecasting and imputation tasks.", [("forecasting", "Task"), ("imputation", "Task")]),
+    ("We study regression, which is hard.", []),
+])
+def test_one_word_tasks_in_lists(extractor, text, expected):
+    assert spans(extractor, text) == expected

@@ -19,7 +19,62 @@ from kg.text import fold
 @Language.component("kg_relations")
 def find_relations(doc: Doc) -> Doc:
     type_by_head(doc)
+    listed_tasks(doc)
     return Proposals(doc).run()
+
+
+# one-word task names: entities only where the text treats them as tasks
+TASK_WORDS = {"forecasting", "imputation", "regression", "classification", "clustering", "navigation", "detection",
+              "segmentation", "exploration", "summarization", "translation", "captioning", "denoising", "inpainting",
+              "retrieval", "recommendation", "planning", "manipulation", "localization", "tracking",
+              "reconstruction", "locomotion", "grasping", "parsing", "tagging", "colorization", "deblurring",
+              "dehazing", "super-resolution", "compression", "editing", "reasoning", "ranking", "matching"}
+_LIST_CUES = {"such", "like", "including", "include", "includes", "e.g.", "namely"}
+
+
+def listed_tasks(doc: Doc) -> None:
+    """``tasks like forecasting, imputation and anomaly detection``: a one-word task name is a
+    Task when it stands in a list with a known task, or in a list of tasks."""
+    idx = [i for i, t in enumerate(doc) if t.lower_ in TASK_WORDS and t.is_lower]
+    if not idx:
+        return
+    spans = list(doc.spans.get("kg", []))
+    covered = {t: sp for sp in spans for t in range(sp.start, sp.end)}
+    new = []
+    for i in idx:
+        if i in covered or not _standalone(doc, i):
+            continue
+        # the list around i: items separated by ",", "and", "or"
+        a = i
+        while a >= 2 and doc[a - 1].lower_ in (",", "and", "or") and (doc[a - 2].is_alpha or a - 2 in covered):
+            a = covered[a - 2].start if a - 2 in covered else a - 2
+            if doc[a - 1].lower_ in (",", "and", "or"):
+                continue
+            break
+        b = i + 1
+        while b + 1 < len(doc) and doc[b].lower_ in (",", "and", "or") and (doc[b + 1].is_alpha or b + 1 in covered):
+            b = covered[b + 1].end if b + 1 in covered else b + 2
+            if b < len(doc) and doc[b].lower_ in (",", "and", "or"):
+                continue
+            break
+        items = [covered[t] for t in range(a, b) if t in covered]
+        tasky = any(sp.label_ == "Task" for sp in items) \
+            or b < len(doc) and doc[b].lower_ in ("tasks", "problems", "applications") \
+            or a >= 2 and doc[a - 1].lower_ in _LIST_CUES | {"as"} and doc[max(0, a - 4) : a].text.lower().find("task") >= 0
+        if tasky and len(range(a, b)) > 1:
+            sp = Span(doc, i, i + 1, label="Task", kb_id=doc[i].lower_)
+            sp.id_ = "task-phrase"
+            new.append(sp)
+    if new:
+        doc.spans["kg"] = sorted(spans + new, key=lambda s: s.start)
+
+
+def _standalone(doc: Doc, i: int) -> bool:
+    """The word is a noun phrase of its own: no modifier before it, no noun after it."""
+    before = doc[i - 1].lower_ if i > 0 else ""
+    after = doc[i + 1].lower_ if i + 1 < len(doc) else ""
+    return (before in (",", "and", "or", "as", "like", "including", "in", "for", "of", "e.g.", ":", "(")
+            and after in (",", "and", "or", ".", ")", ";", "tasks", "problems"))
 
 
 _DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "testbed", "testbeds",

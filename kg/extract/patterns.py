@@ -345,8 +345,9 @@ def find_names(text: str) -> Iterator[Found]:
         w = m.group(0)
         if w.islower() or w[1:].islower() and "-" not in w:
             continue  # plain words: the common case, skipped before the full test
-        if is_name_shaped(w):
-            yield Found(m.start(), m.end(), w, name_label(w), "name-shape" if is_strong_name(w) else "name-weak")
+        if is_name_shaped(w):  # "StrWAEs" names StrWAE
+            yield Found(m.start(), m.end(), acronym_core(w), name_label(w),
+                        "name-shape" if is_strong_name(w) else "name-weak")
 
 
 _DATASET_SUFFIX = re.compile(r"(?:[Bb]ench|BENCH|QA|Eval|EVAL|-\d+[Kk])$")

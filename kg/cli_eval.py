@@ -20,6 +20,7 @@ def register(app: typer.Typer) -> None:
         split: Annotated[str, typer.Option("--split", help="Paper-level gold split: tune, heldout or all.")] = "heldout",
         papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,
         ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",
                                                  help="Trained span model folder (scripts/train_ner.py); GPL-3.0-derived, optional.")] = None,
     ) -> None:
@@ -62,7 +63,7 @@ def register(app: typer.Typer) -> None:
             exs = [by_id[i] for i in ids]
         else:
             exs = list(Extractor(ner_model=ner or "").extract_all(ps))
-        result = score_scier(rows, exs) if scier else score_papers(rows, exs)
+        result = score_scier(rows, exs) if scier else score_papers(rows, exs, max(errors, 5))
         result["gold"] = str(gold)
         result["items"] = len(rows)
         result["ner_model"] = str(ner) if ner and pred is None else None
@@ -71,10 +72,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             sys.stdout.write(json.dumps(result, indent=2) + "\n")
             return
-        _print(result)
+        _print(result, errors)
 
 
-def _print(result: dict) -> None:
+def _print(result: dict, examples: int = 0) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -85,7 +86,7 @@ def _print(result: dict) -> None:
         t.add_column(col, justify="left" if col == "label" else "right")
     rows = dict(result["labels"])
     rows["micro"] = result["micro"]
-    for k in ("proposes", "repositories", "relations"):
+    for k in ("proposes", "repositories", "relations", "has_code"):
         if k in result:
             rows[k.upper()] = result[k]
     for k, s in rows.items():
@@ -94,3 +95,6 @@ def _print(result: dict) -> None:
     con.print(t)
     if result.get("errors"):
         con.print("Most frequent errors: " + ", ".join(f"{k} ({v})" for k, v in result["errors"].items()))
+    if examples and result.get("error_examples"):
+        for kind, items in sorted(result["error_examples"].items(), key=lambda kv: -result["errors"].get(kv[0], 0)):
+            con.print(f"[bold]{kind}[/]: " + "; ".join(items[:examples]), soft_wrap=True)

@@ -49,6 +49,9 @@ def test_paper_level_scoring_counts_aliases_proposals_and_repositories():
     assert res["proposes"]["f1"] == 1.0 and res["repositories"]["recall"] == 1.0
     assert res["relations"]["tp"] == 1  # source matched through the alias, target by name
     assert "missed Task" in res["errors"]
+    assert res["has_code"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "fp": 0, "fn": 1}
+    ex2 = Extraction(paper, ex.entities, (*ex.relations, Relation("HAS_CODE", "method:foonet", "repository:x")))
+    assert score_papers(gold, [ex2])["has_code"]["tp"] == 1
 
 
 def test_kg_eval_cli_on_a_scier_fixture(tmp_path):
@@ -64,3 +67,15 @@ def test_kg_eval_cli_on_a_scier_fixture(tmp_path):
     pred.write_text("")
     res = CliRunner().invoke(app, ["eval", str(gold), "--pred", str(pred)])
     assert res.exit_code != 0
+
+
+def test_model_families_implied_by_sized_names_are_not_predictions():
+    paper = Paper("p2", "We fine-tune Qwen3-8B.")
+    ex = Extraction(paper, (
+        Entity("model:qwen3-8b", "Model", "Qwen3-8B", (), (Mention("Qwen3-8B", 13, 21),)),
+        Entity("model:qwen3", "Model", "Qwen3", (), (Mention("Qwen3", 13, 18),)),
+    ), (Relation("MENTIONS_MODEL", "p2", "model:qwen3-8b"), Relation("VARIANT_OF", "model:qwen3-8b", "model:qwen3")))
+    gold = [{"id": "p2", "entities": [{"label": "Model", "name": "Qwen3-8B", "aliases": []}],
+             "proposes": [], "repositories": [], "relations": []}]
+    res = score_papers(gold, [ex])
+    assert res["labels"]["Model"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 1, "fp": 0, "fn": 0}

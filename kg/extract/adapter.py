@@ -91,6 +91,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
                 g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
     _merge_title_names(groups)
+    _one_label_per_name(groups, set(proposed))
     key_to_id = {k: eid for eid, g in groups.items() for k in g["keys"]}
 
     entities: list[Entity] = []
@@ -213,6 +214,32 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
         t["keys"] |= g["keys"]
         t["aliases"] |= g["aliases"] | ({g["name"]} if fold(g["name"]) != fold(t["name"]) else set())
         del groups[eid]
+
+
+_RULE_RANK = {"acronym": 5, "lexicon-acronym": 5, "url": 5, "model-name": 4, "lexicon": 4, "new-name": 4,
+              "name-shape": 3, "model-generic": 3, "ner": 2, "noun-phrase": 2, "task-phrase": 1, "name-weak": 1}
+
+
+def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
+    """One name, one entity per paper (the guidelines' rule): when the same name was read with
+    two labels ("energy-based transition model" as a phrase and as a defined acronym), the
+    reading of the proposal, else of the most specific rule, wins and takes the mentions."""
+    by_name: dict[str, list[str]] = {}
+    for eid, g in groups.items():
+        if g["label"] != "Repository":
+            by_name.setdefault(_surface_key(g["name"]), []).append(eid)
+    for eids in by_name.values():
+        if len(eids) < 2:
+            continue
+        eids.sort(key=lambda e: (not (groups[e]["keys"] & proposed), -_RULE_RANK.get(groups[e]["rule"], 0), e))
+        t = groups[eids[0]]
+        for eid in eids[1:]:
+            g = groups.pop(eid)
+            t["mentions"] += g["mentions"]
+            t["keys"] |= g["keys"]
+            t["aliases"] |= g["aliases"]
+            for k, v in g["props"].items():
+                t["props"].setdefault(k, v)
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

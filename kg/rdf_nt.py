@@ -12,8 +12,9 @@ term or a (predicate, object) pair:
 - predicates are counted per template, not per triple;
 - one chunk of text per node, the caller joins chunks into large writes.
 
-Full graph (23.5k papers, 2.0M triples, 325 MB): about 4x faster than formatting the same
-triples from pre-split strings with one f-string per triple.
+Full graph (23,545 papers, 2.0M triples, 325 MB, 2 busy cores): 1.5 s, 5.1x faster than
+rdflib's ``Graph.serialize`` of the same triples (7.9 s, after 59 s to build the Graph) and
+2x faster than writing the triples from pre-split strings with one f-string each (3.1 s).
 """
 
 from __future__ import annotations

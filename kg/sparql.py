@@ -16,7 +16,16 @@ cooccurring_techniques        156 ms      > 110 s
 shared_entities               56 ms       > 110 s
 ============================  ==========  ===========
 
-pyoxigraph 0.5 wins by 10x to 1000x, serialises SPARQL 1.1 JSON / CSV results to the letter
+On the full graph (23,545 papers, 2.0M triples; queries as shipped now) pyoxigraph loads in
+5.7 s (rdflib: 57 s) and answers 14 of the 16 queries in 0.4 to 92 ms, 12x to over 1000x
+faster than rdflib; proposals (9,225 rows, 80 to 100 ms) is 7x faster, and
+cooccurring_techniques (a self-join of 62k technique uses) takes ~640 ms (rdflib: over
+20 s). Its in-memory store finds a
+pattern by walking a linked list of the subject's (or predicate's, object's) triples, about
+2 us a lookup, and turning a result term into a Python object costs about 1 us: queries
+of thousands of rows cost tens of milliseconds whatever their shape.
+
+pyoxigraph 0.5 wins by 7x to 1000x, serialises SPARQL 1.1 JSON / CSV results to the letter
 and reports syntax errors with line and column. rdflib remains the input of pySHACL
 (:func:`kg.ontology.validate`).
 

@@ -29,9 +29,8 @@ import contextlib
 import json
 import os
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -211,10 +210,12 @@ def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
         G.add_edge(u, v, key=k, **attrs)
 
 
-def taxonomy(entities: Mapping[str, tuple[str, str]], lexicon: Lexicon
+def taxonomy(entities: Mapping[str, tuple[str, str]], lexicon: Lexicon, others: Container[str] = ()
              ) -> tuple[dict[str, Attrs], dict[EdgeId, Attrs]]:
     """The lexicon's BROADER and VARIANT_OF edges above ``entities`` ({id: (label, name)}, in
-    graph order), with the ancestor nodes they add: (new nodes, edges)."""
+    graph order), with the ancestor nodes they add: (new nodes, edges). Entities the lexicon
+    does not know may be left out of ``entities`` and given as ``others``: they add nothing,
+    but an ancestor with their id is their node, not a new one."""
     known = dict(entities)
     added: dict[str, Attrs] = {}
     edges: dict[EdgeId, Attrs] = {}
@@ -231,12 +232,12 @@ def taxonomy(entities: Mapping[str, tuple[str, str]], lexicon: Lexicon
             pid = entity_id(label, fold(name) or name)
             if pid == node:
                 continue
-            if pid not in known:
+            if pid not in known and pid not in others:
                 known[pid] = (label, name)
                 added[pid] = {"label": label, "name": name, "papers": 0}
             rel = "VARIANT_OF" if entry.label == "Model" and label == "Model" else "BROADER"
             edges[(node, pid, rel)] = {"type": rel, "rule": "lexicon", "confidence": 1.0}
-            if pid not in seen:
+            if pid not in seen and pid not in others:
                 seen.add(pid)
                 todo.append(pid)
     return added, edges
@@ -288,7 +289,7 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def _temp_beside(path: Path, mode: str = "w", umask: int | None = None):
+def _temp_beside(path: Path, mode: str = "w"):
     """Yield (file, temporary path) beside ``path``; the file is complete, synced and given
     normal permissions on exit, and removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -299,7 +300,7 @@ def _temp_beside(path: Path, mode: str = "w", umask: int | None = None):
             yield fh, Path(tmp)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~(_umask() if umask is None else umask))
+        os.chmod(tmp, 0o666 & ~_umask())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -317,63 +318,32 @@ def atomic_write(path: Path, mode: str = "w"):
 Line = bytes | memoryview | str  # a memoryview may hold several lines, all but the last with "\n"
 
 
-def _stage(path: Path, lines: Iterable[Line], umask: int | None = None) -> Path:
+def _stage(path: Path, lines: Iterable[Line]) -> Path:
     """Write lines to a temporary file beside ``path``; return the temporary path."""
-    with _temp_beside(path, "wb", umask) as (fh, tmp):
+    with _temp_beside(path, "wb") as (fh, tmp):
         for line in lines:
             fh.write(line.encode("utf-8") if isinstance(line, str) else line)
             fh.write(b"\n")
     return tmp
 
 
-class _Stopped(Exception):
-    """Another file could not be written, or the build was interrupted."""
-
-
 def write_files(files: dict[Path, Iterable[Line]]) -> None:
     """Write several files so that either all are replaced or none: each is staged to a
-    temporary file first, and only when every one is complete are they renamed into place.
-    The files are staged at the same time, one thread each (writing and syncing release
-    the GIL); when one fails or the build is interrupted, the others stop."""
-    from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-
-    stop = threading.Event()
-
-    def until_stopped(lines: Iterable[Line]) -> Iterator[Line]:
-        for line in lines:
-            if stop.is_set():
-                raise _Stopped
-            yield line
-
-    umask = _umask()  # once: reading it sets it, which threads must not race on
-    futures: dict[Future, Path] = {}
+    temporary file first, and only when every one is complete are they renamed into place."""
+    staged: dict[Path, Path] = {}
     try:
-        with ThreadPoolExecutor(max_workers=max(len(files), 1), thread_name_prefix="kg-write") as pool:
-            for path, lines in files.items():
-                futures[pool.submit(_stage, path, until_stopped(lines), umask)] = path
-            try:
-                wait(futures, return_when=FIRST_EXCEPTION)
-            finally:  # a failure, or Ctrl-C here: the other files stop at their next line
-                if any(not f.done() or f.exception() is not None for f in futures):
-                    stop.set()
-        for f, path in futures.items():
-            exc = f.exception()
-            if isinstance(exc, OSError):
-                raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
-                                  "check the folder is writable and the disk has space") from None
-            if exc is not None and not isinstance(exc, _Stopped):
-                raise exc
-        for f, path in futures.items():
-            try:
-                os.replace(f.result(), path)
-            except OSError as exc:
-                raise ExportError(f"cannot write {path}: {exc.strerror or exc}; "
-                                  "check the folder is writable and the disk has space") from None
+        for path, lines in files.items():
+            staged[path] = _stage(path, lines)
+        for path, tmp in staged.items():
+            os.replace(tmp, path)
+    except OSError as exc:
+        where = next(iter(files)) if not staged else list(staged)[-1]
+        raise ExportError(f"cannot write {where}: {exc.strerror or exc}; "
+                          "check the folder is writable and the disk has space") from None
     finally:
-        for f in futures:
-            if f.done() and f.exception() is None:
-                with contextlib.suppress(OSError):
-                    f.result().unlink()  # gone once renamed
+        for tmp in staged.values():
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str],

@@ -36,7 +36,7 @@ import pickle
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from itertools import accumulate, chain
 from pathlib import Path
@@ -115,6 +115,7 @@ class GraphState:
     refs: dict[str, set[str]] = field(default_factory=dict)  # id -> papers linking to it without extracting it
     remap: dict[str, str] = field(default_factory=dict)  # as resolved: merged id -> canonical id
     names: dict[str, str] = field(default_factory=dict)  # canonical id -> resolved name
+    lexical: set[str] = field(default_factory=set)  # canonical ids the lexicon knows (as named)
     lexicon: str = ""  # fingerprint of the lexicon it was resolved with
     entity_lines: dict[str, bytes] = field(default_factory=dict)  # by line key
     taxonomy_lines: dict[str, bytes] = field(default_factory=dict)  # by line key
@@ -156,13 +157,16 @@ class GraphState:
                 names.pop(cid, None)
             else:
                 names[cid] = r.name
-        labels = {cid: self.stats[cid].label for cid in names}
+            if r is not None and lexicon is not None and lexicon.get(r.label, r.name) is not None:
+                self.lexical.add(cid)
+            else:
+                self.lexical.discard(cid)
+        labels = _Labels(self.stats, names)
 
         if lex_id != self.lexicon or any(names.get(c) != old_names.get(c) for c in dirty):
             lines: dict[str, bytes] = {}
             if lexicon is not None:
-                added, edges = taxonomy({c: (labels[c], names[c]) for c in sorted(names)
-                                         if labels[c] != "Repository"}, lexicon)
+                added, edges = taxonomy({c: (labels[c], names[c]) for c in sorted(self.lexical)}, lexicon, names)
                 lines = {node_key(n): node_line(n, attrs) for n, attrs in added.items()}
                 lines.update((edge_key(u, v, k, attrs["type"]), edge_line(u, v, k, attrs))
                              for (u, v, k), attrs in edges.items())
@@ -176,7 +180,7 @@ class GraphState:
             affected.update(self.stats[eid].papers if eid in self.stats else (), self.refs.get(eid, ()))
         affected -= new_ids
         if affected:
-            old_labels = {cid: self.stats[cid].label for cid in old_names}
+            old_labels = _Labels(self.stats, old_names)
             for ex in stored(sorted(affected)).values():
                 edits.diff(_part_lines(paper_part(ex, old_remap, old_labels)),
                            _part_lines(paper_part(ex, remap, labels)))
@@ -200,17 +204,40 @@ class GraphState:
         return edits
 
     def to_tuple(self) -> tuple:
+        """The state as builtins and arrays only: quick to pickle, and safe to unpickle."""
         keys: str | list[str] = "\n".join(self.keys)  # one string: much faster to store and read
         if keys.count("\n") != max(len(self.keys) - 1, 0):
             keys = self.keys
-        return (keys, *(getattr(self, f.name) for f in fields(self)[1:]))
+        stats = {eid: s.pack() for eid, s in self.stats.items()}
+        return (keys, self.line_lens, stats, *(getattr(self, f.name) for f in fields(self)[3:]))
 
     @classmethod
     def from_tuple(cls, values: tuple) -> GraphState:
-        keys = values[0]
+        keys, line_lens, stats, *rest = values
         if isinstance(keys, str):
             keys = keys.split("\n") if keys else []
-        return cls(keys, *values[1:])
+        return cls(keys, line_lens, {eid: EntityStats.unpack(s) for eid, s in stats.items()}, *rest)
+
+
+class _Labels(Mapping[str, str]):
+    """The label of each canonical entity id: fixed by the id, kept in its stats."""
+
+    def __init__(self, stats: dict[str, EntityStats], ids: dict[str, str]):
+        self.stats, self.ids = stats, ids
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        return self.stats[key].label if key in self.ids else default
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self.ids:
+            raise KeyError(key)
+        return self.stats[key].label
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 class FolderState:
@@ -299,7 +326,7 @@ class FolderState:
 class _Unpickler(pickle.Unpickler):
     """Only the types the index is made of: a folder from elsewhere cannot run code."""
 
-    ALLOWED = {("kg.resolve", "EntityStats"), ("array", "array"), ("array", "_array_reconstructor")}
+    ALLOWED = {("array", "array"), ("array", "_array_reconstructor")}
 
     def find_class(self, module: str, name: str):
         if (module, name) not in self.ALLOWED:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
+import orjson
+
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
 from kg.schema import ENTITY_LABELS
@@ -45,7 +47,7 @@ class EntityStats:
     :func:`resolve_stats`. Merging is order-free (counts, unions, and "first" meaning the
     smallest paper id), so stats collected in several batches equal stats collected at once."""
 
-    __slots__ = ("label", "first", "names", "aliases", "props", "papers")
+    __slots__ = ("label", "first", "names", "aliases", "props", "_papers", "_packed")
 
     def __init__(self, label: str, first: tuple[str, int]):
         self.label = label  # fixed by the id's prefix
@@ -53,13 +55,35 @@ class EntityStats:
         self.names: dict[str, list] = {}  # spelling -> [papers using it, first paper id]
         self.aliases: set[str] = set()
         self.props: dict[str, tuple[str, Any]] = {}  # key -> (first paper id, value)
-        self.papers: set[str] = set()
+        self._papers: set[str] | None = set()
+        self._packed = b""
+
+    @property
+    def papers(self) -> set[str]:
+        """The papers that extract the id. Stored stats keep them packed until asked for:
+        most ids of a large folder are not touched when papers are added."""
+        if self._papers is None:
+            self._papers = set(orjson.loads(self._packed))
+        return self._papers
+
+    def pack(self) -> tuple:
+        """The stats as a tuple of builtins (quicker to store than objects)."""
+        packed = self._packed if self._papers is None else orjson.dumps(list(self._papers))
+        return (self.label, self.first, self.names, self.aliases, self.props, packed)
+
+    @classmethod
+    def unpack(cls, state: tuple) -> EntityStats:
+        s = cls.__new__(cls)
+        s.label, s.first, s.names, s.aliases, s.props, s._packed = state
+        s._papers = None
+        return s
 
     def __getstate__(self):
-        return (self.label, self.first, self.names, self.aliases, self.props, self.papers)
+        return self.pack()
 
     def __setstate__(self, state) -> None:
-        self.label, self.first, self.names, self.aliases, self.props, self.papers = state
+        self.label, self.first, self.names, self.aliases, self.props, self._packed = state
+        self._papers = None
 
 
 def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | None = None

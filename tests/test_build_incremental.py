@@ -34,7 +34,8 @@ LEXICON = Lexicon([
     LexEntry("Method", "low-rank adaptation", ("LoRA",), broader=("fine-tuning",)),
 ])
 NAMES = ["transformer", "Transformer", "attention", "LoRA", "low-rank adaptation", "RL", "reinforcement learning",
-         "FooNet", "Foo Network", "LLaMA", "Qwen", "GRPO", "group relative policy optimization", "ImageNet"]
+         "FooNet", "Foo Network", "LLaMA", "Qwen", "GRPO", "group relative policy optimization", "ImageNet",
+         "fine-tuning"]
 LABELS = ["Method", "Technique", "Model", "Task", "Dataset", "Metric"]
 VENUES = [None, ("ICML 2024", 2024), ("ICML 2024", None), ("icml 2024", 2024), ("NeurIPS 2023", 2023)]
 AUTHORS = ["Ann Lee", "ann lee", "Bo Chen", "Dana Ford", "Éva Kiss"]
@@ -214,3 +215,19 @@ def test_papers_reports_stored_records_without_reading_everything(tmp_path):
     with no_rebuild():
         stored = GraphFolder(folder).papers(["p01", "p07", "p05"])
     assert stored == {"p01": exs[1].paper, "p05": exs[5].paper}
+
+
+def test_an_ancestor_that_is_an_entity_node_is_linked_not_added(tmp_path_factory):
+    """The taxonomy is made from the entities the lexicon knows; the others still count as
+    nodes (fine-tuning here, the parent of low-rank adaptation)."""
+    spec = {"venue": None, "authors": [], "links": [], "ghost": False, "result": False, "version": 0}
+    exs = [extraction(0, {**spec, "entities": [("Method", "fine-tuning", [], ())]}),
+           extraction(1, {**spec, "entities": [("Method", "low-rank adaptation", [], ()), ("Model", "LLaMA", [], ())]})]
+    one = one_shot(tmp_path_factory, exs)
+    graph = (one / GRAPH_FILE).read_bytes()
+    assert graph == b"".join(line + b"\n" for line in graph_lines(build_graph(exs, LEXICON)))
+    assert b'"papers":1' in next(line for line in graph.split(b"\n") if b'"id":"method:fine-tuning"' in line)
+    inc = tmp_path_factory.mktemp("inc")
+    for ex in exs[::-1]:
+        GraphFolder(inc).add([ex], ["x"], PIPELINE, LEXICON)
+    assert files(inc) == files(one)

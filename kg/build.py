@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -39,8 +39,28 @@ class BuildResult:
         return load_graph(self.folder)
 
     @cached_property
-    def extractions(self) -> list[Extraction]:
+    def extractions(self) -> Sequence[Extraction]:
+        return StoredExtractions(self.folder, self.manifest.get("papers", 0))
+
+
+class StoredExtractions(Sequence[Extraction]):
+    """A folder's extractions, read on first use; how many there are is known without reading."""
+
+    def __init__(self, folder: Path, count: int):
+        self.folder, self.count = folder, count
+
+    @cached_property
+    def _all(self) -> list[Extraction]:
         return load_extractions(self.folder)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._all[i]
+
+    def __iter__(self) -> Iterator[Extraction]:
+        return iter(self._all)
 
 
 def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = None,

@@ -16,12 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kg.folder as folder_mod
+from kg.build import build
 from kg.extract.lexicon import LexEntry, Lexicon
 from kg.folder import STATE_FILE, FolderState, GraphFolder
 from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, build_graph, graph_lines
 from kg.records import Entity, Evidence, Extraction, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
+
+from .conftest import SAMPLE, SEED, need
 
 FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
 PIPELINE = "rules-1"
@@ -231,3 +234,17 @@ def test_an_ancestor_that_is_an_entity_node_is_linked_not_added(tmp_path_factory
     for ex in exs[::-1]:
         GraphFolder(inc).add([ex], ["x"], PIPELINE, LEXICON)
     assert files(inc) == files(one)
+
+
+def test_kg_build_adds_papers_without_reading_the_stored_ones(tmp_path):
+    seed = str(need(SEED))
+    one, inc = tmp_path / "one", tmp_path / "inc"
+    build([str(SAMPLE), seed], one)
+    build([str(SAMPLE)], inc)
+    with no_rebuild():
+        added = build([seed], inc)
+        again = build([seed, str(SAMPLE)], inc)  # nothing new: nothing extracted, nothing rebuilt
+        assert len(again.extractions) == 27  # from the manifest: the stored ones are not read
+    assert (added.new, again.new, again.reused) == (19, 0, 27)
+    for name in (GRAPH_FILE, EXTRACTIONS_FILE):
+        assert (inc / name).read_bytes() == (one / name).read_bytes()

@@ -77,3 +77,21 @@ def test_title_echo(extractor):
 ])
 def test_more_proposal_shapes(extractor, text, name):
     assert name in proposed(extractor, text)
+
+
+@pytest.mark.parametrize("title, name", [
+    ("Layerwise Proximal Replay: A Method for Continual Learning", "Layerwise Proximal Replay"),
+    ("Chain of Code: Reasoning with a Language Model-Augmented Code Emulator", "Chain of Code"),
+])
+def test_title_colon_phrases(extractor, title, name):
+    assert name in proposed(extractor, "We study continual learning on images.", title=title)
+
+
+@pytest.mark.parametrize("title", [
+    "Position: Benchmarks Should Be Harder",
+    "Scalable Multiple Kernel Clustering: Learning Clustering Structure",
+    "Watch Your Step: Learning Node Embeddings",
+    "Variational Autoencoders: A Review",
+])
+def test_title_colon_topics_are_not_names(extractor, title):
+    assert not proposed(extractor, "We study continual learning on images.", title=title)

@@ -13,7 +13,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.docutil import doc_text
 from kg.extract.proposals import _ADJ_PARTS, APPOSITIVE_HEADS, Proposals
-from kg.text import fold
+from kg.text import fold, singular
 
 
 @Language.component("kg_relations")
@@ -144,14 +144,41 @@ _NOT_NAMES = {"towards", "toward", "beyond", "rethinking", "understanding", "rev
               "when", "why", "how", "what", "learning", "improving", "scaling", "position",
               "benchmarking", "unlocking", "exploring", "demystifying", "the", "a", "an", "from",
               "less", "more", "all", "one", "no", "do", "is", "are", "can", "does"}
-_TITLE_NAME = re.compile(r"^\s*([A-Za-z][\w²³¹⁰-⁹+.'-]*(?: [A-Za-z0-9][\w²³¹⁰-⁹+.'-]*){0,2})\s*:\s+(\S.*)$")
+_TITLE_NAME = re.compile(r"^\s*([A-Za-z][\w²³¹⁰-⁹+.'-]*(?: [A-Za-z0-9][\w²³¹⁰-⁹+.'-]*){0,4})\s*:\s+(\S.*)$")
+
+
+_TITLE_HEAD_NOT = {"understanding", "analysis", "perspective", "approach", "view", "study", "survey", "theory",
+                   "lens", "look", "take", "position", "guide", "framework", "method", "methods", "problem",
+                   "problems", "learning", "models", "networks", "revisited", "matters", "challenges",
+                   "maximization", "minimization", "optimization", "bandit", "game", "asymptotics", "statistics",
+                   "dynamics", "explained", "puzzle", "showdown", "curve"}
+
+
+def _named_phrase(words: list[str]) -> bool:
+    """A Title Case noun phrase before a title's colon that names something ("Chatbot Arena",
+    "Layerwise Proximal Replay", "Chain of Code"), not a topic ("Federated Offline
+    Reinforcement Learning"), a task ("Scalable Multiple Kernel Clustering") or a slogan."""
+    from kg.extract.phrases import _NOT_MODIFIERS, HEADS
+
+    if not 2 <= len(words) <= 4 or any(w.lower() in ("and", "or", "in", "for", "to", "with", "the", "a", "your",
+                                                     "my", "our", "we", "you", "is", "are")
+                                       or w.endswith(",") for w in words):
+        return False
+    if not all(w[:1].isupper() or w[:1].isdigit() or w == "of" for w in words) or words[-1] == "of":
+        return False
+    first, head = words[0].lower(), singular(words[-1].lower())
+    if first.endswith("ing") or first in _NOT_MODIFIERS or first in _NOT_NAMES:
+        return False
+    return head not in _TITLE_HEAD_NOT and HEADS.get(head) != "Task" and not any(
+        w.lower() in _NOT_MODIFIERS for w in words[1:])
 
 
 def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
     """``SpecForge: Scalable ...`` -> the (label, name) key of the proposed entity and its label.
 
-    Only a coined name counts: a name-shaped word, or one capitalised word that is not an
-    ordinary title opener; multi-word slogans ("Referee Can Play") do not.
+    Only a name counts: a name-shaped word, one capitalised word that is not an ordinary title
+    opener, or a Title Case noun phrase that names something (:func:`_named_phrase`); slogans
+    ("Referee Can Play") and topics do not.
     """
     from kg.extract.patterns import is_name_shaped
 
@@ -162,10 +189,13 @@ def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
     words = name.split()
     if words[0].lower() in _NOT_NAMES:
         return None
-    if not (any(is_name_shaped(w) for w in words) or len(words) == 1 and (
-            words[0][0].isupper() and len(words[0]) > 2 and (words[0][1:].islower() or words[0].isupper()))):
+    if not (any(is_name_shaped(w) for w in words) and len(words) <= 3 or len(words) == 1 and (
+            words[0][0].isupper() and len(words[0]) > 2 and (words[0][1:].islower() or words[0].isupper()))
+            or _named_phrase(words)):
         return None
     end = m.end(1)
+    if len(words) > 1 and any(lx.start_char == 0 and lx.end_char == end for lx in doc.spans.get("kg_lexicon", [])):
+        return None  # a known term ("Variational Autoencoders: ..."), not the paper's name
     label = "Method"
     head = rest.lower()
     for word, lab in APPOSITIVE_HEADS.items():

@@ -170,7 +170,7 @@ def _named_phrase(words: list[str]) -> bool:
     if first.endswith("ing") or first in _NOT_MODIFIERS or first in _NOT_NAMES:
         return False
     return head not in _TITLE_HEAD_NOT and HEADS.get(head) != "Task" and not any(
-        w.lower() in _NOT_MODIFIERS for w in words[1:])
+        w.lower() in _NOT_MODIFIERS and w != "of" for w in words[1:])
 
 
 def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 from kg.extract.patterns import Found
 from kg.text import singular
@@ -194,12 +195,20 @@ _S_WORDS = {"dynamics", "physics", "statistics", "mathematics", "economics", "ro
             "genomics", "kinematics", "linguistics", "semantics", "mechanics", "optics", "thermodynamics"}
 
 
+_singular = lru_cache(maxsize=1 << 16)(singular)
+
+
 def _key(words: list[str], keep_case: bool = False) -> str:
     """Index key of a phrase: lower case (unless ``keep_case``), hyphens as spaces, last word singular."""
+    return _key_of(tuple(words), keep_case)
+
+
+@lru_cache(maxsize=1 << 16)
+def _key_of(words: tuple[str, ...], keep_case: bool) -> str:
     text = " ".join(words)
     parts = (text if keep_case else text.lower()).replace("-", " ").split()
     if parts:
-        parts[-1] = singular(parts[-1])
+        parts[-1] = _singular(parts[-1])
     return " ".join(parts)
 
 
@@ -323,11 +332,12 @@ _VERBISH = {"model", "design", "control", "search", "train", "learn", "transfer"
 def _head(run, e: int, lookup, title: bool = False) -> tuple[int | None, str, str]:
     """Where the head ending at word ``e`` starts, its label and head noun."""
     last = run[e - 1][2]
-    low = singular(last.lower()) if last.islower() or last[1:].islower() else last
+    lower = last.lower()
+    low = _singular(lower) if last.islower() or last[1:].islower() else last
     if title and last[1:].islower():
-        last = last.lower()
+        last = lower
     if lookup is not None:
-        longest = lookup.ends.get(_key([last]).rsplit(" ", 1)[-1].lower(), 0)
+        longest = lookup.ends.get(_singular(lower.rsplit("-", 1)[-1]), 0)
         for k in range(min(longest, e), 0, -1):
             label = lookup.get([w for _, _, w in run[e - k : e]])
             if label in ("Technique", "Task", "Metric"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from spacy.attrs import LOWER
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -35,7 +36,7 @@ _LIST_CUES = {"such", "like", "including", "include", "includes", "e.g.", "namel
 def listed_tasks(doc: Doc) -> None:
     """``tasks like forecasting, imputation and anomaly detection``: a one-word task name is a
     Task when it stands in a list with a known task, or in a list of tasks."""
-    idx = [i for i, t in enumerate(doc) if t.lower_ in TASK_WORDS and t.is_lower]
+    idx = [i for i in _positions(doc, TASK_WORDS) if doc[i].is_lower]
     if not idx:
         return
     spans = list(doc.spans.get("kg", []))
@@ -82,19 +83,33 @@ _DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "c
 _RELABEL = ("name-shape", "name-weak", "acronym", "new-name", "model-generic")
 
 
+_HASHES: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _positions(doc: Doc, words: set[str]) -> list[int]:
+    """Token positions whose lower-case form is in ``words``, without a Token object per token."""
+    key = (id(doc.vocab), id(words))
+    hashes = _HASHES.get(key)
+    if hashes is None:
+        hashes = _HASHES[key] = frozenset(doc.vocab.strings.add(w) for w in words)
+    if not len(doc):
+        return []
+    return [i for i, h in enumerate(doc.to_array([LOWER]).reshape(-1).tolist()) if h in hashes]
+
+
 def type_by_head(doc: Doc) -> None:
     """``on CIFAR-10 and SVHN datasets``, ``the World of Bits benchmark``: names right before a
     dataset noun (and names coordinated with them) are Datasets, whatever their shape said."""
-    lows = [t.lower_ for t in doc] if any(t.lower_ in _DATASET_NOUNS for t in doc) else None
-    if lows is None:
+    found = _positions(doc, _DATASET_NOUNS)
+    if not found:
         return
     spans = list(doc.spans.get("kg", []))
     end_at = {sp.end: sp for sp in spans}
     covered = {t for sp in spans for t in range(sp.start, sp.end)}
     info = doc.user_data.setdefault("kg_info", {})
     changed = {}
-    for i, low in enumerate(lows):
-        if low not in _DATASET_NOUNS or not doc[i].is_lower:
+    for i in found:
+        if not doc[i].is_lower:
             continue
         k = i
         for _ in range(6):  # the name before the noun, then names coordinated with it

@@ -272,9 +272,13 @@ _BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "wo
 def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:
     initial0 = run[0][0] == 0 or bool(_SENT_END.search(text[max(0, run[0][0] - 3) : run[0][0]]))
     taken = len(run)  # phrases do not overlap: scan heads right to left
+    ends = lookup.ends if lookup is not None else {}
     for e in range(len(run), 0, -1):
         if e > taken:
             continue
+        lower = run[e - 1][2].lower()
+        if _singular(lower.rsplit("-", 1)[-1]) not in ends and _singular(lower) not in HEADS:
+            continue  # the common case: no head ends here
         base, label, head = _head(run, e, lookup, title)
         if base is None:
             continue

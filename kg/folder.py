@@ -127,8 +127,7 @@ class GraphState:
         ``stored(ids)`` gives the extractions of papers already in."""
         edits = Edits()
         lex_id = _lexicon_fingerprint(lexicon)
-        old_remap, old_names = self.remap, self.names
-        known = set(self.stats)
+        old_remap, old_names, known = self.remap, self.names, set(self.stats)
         collect(new, self.stats)
         touched = {e.id for ex in new for e in ex.entities}
         for ex in new:
@@ -136,15 +135,38 @@ class GraphState:
             for ref in _links(ex):
                 if ref not in own:
                     self.refs.setdefault(ref, set()).add(ex.paper.id)
-        remap = canonical_ids(self.stats, lexicon)
+        remap = canonical_ids(self.stats, lexicon)  # global: any id may merge or relabel
         moved, dirty = changed(old_remap, remap, touched)
-        if lex_id != self.lexicon:
+        if lex_id != self.lexicon:  # then any entity may be named otherwise
             dirty = set(self.stats) | set(old_names)
+        names = self._entities(edits, remap, dirty, lexicon)
+        if lex_id != self.lexicon or any(names.get(c) != old_names.get(c) for c in dirty):
+            self._taxonomy(edits, names, lexicon)
+        labels = _Labels(self.stats, names)
+
+        # old papers linking to an id that now resolves to another entity, or to an entity at all
+        affected: set[str] = set()
+        for eid in chain(moved, touched - known):
+            affected.update(self.stats[eid].papers if eid in self.stats else (), self.refs.get(eid, ()))
+        affected -= {ex.paper.id for ex in new}
+        if affected:
+            old_labels = _Labels(self.stats, old_names)
+            for ex in stored(sorted(affected)).values():
+                edits.diff(_part_lines(paper_part(ex, old_remap, old_labels)),
+                           _part_lines(paper_part(ex, remap, labels)))
+
+        self._papers(edits, new, remap, labels)
+        self.remap, self.names, self.lexicon = remap, names, lex_id
+        return edits
+
+    def _entities(self, edits: Edits, remap: dict[str, str], dirty: set[str], lexicon: Lexicon | None
+                  ) -> dict[str, str]:
+        """Re-make the entities of the ``dirty`` canonical ids; return every entity's name."""
         entities = aggregate(self.stats, remap, lexicon, {c for c in dirty if c in self.stats and c not in remap})
-        names = dict(old_names)
+        names = dict(self.names)
         for cid in dirty:
             key = node_key(cid)
-            r = entities.get(cid)
+            r = entities.get(cid)  # None: merged into another, or gone
             line = node_line(cid, entity_attrs(r)) if r is not None else None
             old = self.entity_lines.get(key)
             if line != old:
@@ -161,30 +183,21 @@ class GraphState:
                 self.lexical.add(cid)
             else:
                 self.lexical.discard(cid)
-        labels = _Labels(self.stats, names)
+        return names
 
-        if lex_id != self.lexicon or any(names.get(c) != old_names.get(c) for c in dirty):
-            lines: dict[str, bytes] = {}
-            if lexicon is not None:
-                added, edges = taxonomy({c: (labels[c], names[c]) for c in sorted(self.lexical)}, lexicon, names)
-                lines = {node_key(n): node_line(n, attrs) for n, attrs in added.items()}
-                lines.update((edge_key(u, v, k, attrs["type"]), edge_line(u, v, k, attrs))
-                             for (u, v, k), attrs in edges.items())
-            edits.diff(self.taxonomy_lines, lines)
-            self.taxonomy_lines = lines
+    def _taxonomy(self, edits: Edits, names: dict[str, str], lexicon: Lexicon | None) -> None:
+        lines: dict[str, bytes] = {}
+        if lexicon is not None:
+            labels = _Labels(self.stats, names)
+            added, edges = taxonomy({c: (labels[c], names[c]) for c in sorted(self.lexical)}, lexicon, names)
+            lines = {node_key(n): node_line(n, attrs) for n, attrs in added.items()}
+            lines.update((edge_key(u, v, k, attrs["type"]), edge_line(u, v, k, attrs))
+                         for (u, v, k), attrs in edges.items())
+        edits.diff(self.taxonomy_lines, lines)
+        self.taxonomy_lines = lines
 
-        # old papers linking to an id that now resolves to another entity, or to an entity at all
-        new_ids = {ex.paper.id for ex in new}
-        affected: set[str] = set()
-        for eid in chain(moved, touched - known):
-            affected.update(self.stats[eid].papers if eid in self.stats else (), self.refs.get(eid, ()))
-        affected -= new_ids
-        if affected:
-            old_labels = _Labels(self.stats, old_names)
-            for ex in stored(sorted(affected)).values():
-                edits.diff(_part_lines(paper_part(ex, old_remap, old_labels)),
-                           _part_lines(paper_part(ex, remap, labels)))
-
+    def _papers(self, edits: Edits, new: list[Extraction], remap: dict[str, str], labels: _Labels) -> None:
+        """The new papers' lines, and the venue and author nodes they name first."""
         before: dict[str, tuple[str, bytes] | None] = {}
         for ex in new:
             part = paper_part(ex, remap, labels)
@@ -200,8 +213,6 @@ class GraphState:
                 edits.add[node_key(n)] = line
                 if first is not None:
                     edits.drop.add(node_key(n))
-        self.remap, self.names, self.lexicon = remap, names, lex_id
-        return edits
 
     def to_tuple(self) -> tuple:
         """The state as builtins and arrays only: quick to pickle, and safe to unpickle."""
@@ -262,8 +273,8 @@ class FolderState:
                         raise StaleState("the folder changed")
                     fh.seek(self._graph_at)
                     self._graph = GraphState.from_tuple(_Unpickler(fh).load())
-            except (OSError, ValueError, EOFError, TypeError, pickle.UnpicklingError) as exc:
-                raise StaleState(str(exc)) from None
+            except Exception as exc:  # a cache: whatever is wrong with it, the folder is rebuilt
+                raise StaleState(f"{STATE_FILE}: {exc!r}") from None
         return self._graph
 
     def add(self, new: list[Extraction], lexicon: Lexicon | None) -> Edits:
@@ -311,8 +322,10 @@ class FolderState:
                 if json.loads(fh.readline()) != _header(folder):
                     return None
                 papers, lens = _Unpickler(fh).load()
+                if not isinstance(papers, list) or not isinstance(lens, array) or len(papers) != len(lens):
+                    return None
                 return cls(papers, lens, None, folder, fh.tell())
-        except (OSError, ValueError, EOFError, TypeError, pickle.UnpicklingError):
+        except Exception:  # a cache: whatever is wrong with it, the folder is rebuilt
             return None
 
     def payload(self) -> memoryview:
@@ -420,8 +433,8 @@ class GraphFolder:
 
     def add(self, new: list[Extraction], sources: list[str], pipeline: str | None,
             lexicon: Lexicon | None) -> dict:
-        """Store ``new`` (replacing stored papers with the same ids), rebuild the graph and
-        write every file, all or nothing. Returns the manifest; the object is spent."""
+        """Store ``new`` (replacing stored papers with the same ids) and bring the graph and
+        every file up to date, all or nothing. Returns the manifest; the object is spent."""
         new = sorted({ex.paper.id: ex for ex in new}.values(), key=lambda ex: ex.paper.id)
         with _no_gc():
             try:

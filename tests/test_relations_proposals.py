@@ -95,3 +95,14 @@ def test_title_colon_phrases(extractor, title, name):
 ])
 def test_title_colon_topics_are_not_names(extractor, title):
     assert not proposed(extractor, "We study continual learning on images.", title=title)
+
+
+def test_repository_goes_to_the_proposal_it_names(extractor):
+    from kg.records import Paper
+
+    ex = extractor.extract(Paper(id="p", abstract=(
+        "We propose Robust Graph Bottleneck (RGBX), a principle. Two instantiations, RGBX-SSL and RGBX-REP, "
+        "are explored. Code: https://github.com/acme/RGBX.")))
+    names = {e.id: e.name for e in ex.entities}
+    code = [(names[r.source], names[r.target]) for r in ex.relations if r.type == "HAS_CODE"]
+    assert code == [("Robust Graph Bottleneck", "github.com/acme/RGBX")]

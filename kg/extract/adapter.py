@@ -155,11 +155,12 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                         relations.append(Relation(rel, pid, e.id, Evidence(text[s[0]:s[1]], s[0], s[1]),
                                                   0.6, "sentence"))
                     break
-        if len(proposed_ids) == 1:
-            for e in entities:
-                if e.type == "Repository" and not any(r.source == pid and r.target == e.id for r in relations):
-                    relations.append(Relation("HAS_CODE", pid, e.id, evidence(e.mentions[0]),
-                                              0.8, "single-proposal"))
+    for e in entities:  # a repository is the code of the proposal it names, else of the main one
+        if e.type != "Repository" or not e.mentions or not proposed_ids:
+            continue
+        owner, rule = _code_owner(e, proposed_ids, ent_by_id)
+        if owner and not any(r.source == owner and r.target == e.id for r in relations):
+            relations.append(Relation("HAS_CODE", owner, e.id, evidence(e.mentions[0]), 0.8, rule))
 
     for kind, skey, okey, (s0, s1) in doc.user_data.get("kg_compared", []):
         sources = [key_to_id[skey]] if skey in key_to_id else sorted(proposed_ids)
@@ -240,6 +241,25 @@ def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
             t["aliases"] |= g["aliases"]
             for k, v in g["props"].items():
                 t["props"].setdefault(k, v)
+
+
+def _code_owner(repo: Entity, proposed_ids: dict, ent_by_id: dict) -> tuple[str | None, str]:
+    """Which proposal a repository URL is the code of: the one its last path segment names
+    (github.com/tmlr-group/RGIB -> RGIB), the only one, or the first named in the text that is
+    not a variant or a coordinated component."""
+    last = re.sub(r"[^a-z0-9]", "", repo.name.rstrip("/").rsplit("/", 1)[-1].lower())
+    for pid in proposed_ids:
+        e = ent_by_id[pid]
+        if last and any(re.sub(r"[^a-z0-9]", "", n.lower()) == last for n in (e.name, *e.aliases)):
+            return pid, "repository-name"
+    if len(proposed_ids) == 1:
+        return next(iter(proposed_ids)), "single-proposal"
+    main = [pid for pid, (rule, _) in proposed_ids.items() if rule not in ("proposal:coordinated", "proposal:variant")]
+    main = [pid for pid in main if ent_by_id[pid].mentions]
+    if not main:
+        return None, ""
+    first = min(main, key=lambda pid: (ent_by_id[pid].mentions[0].field != "abstract", ent_by_id[pid].mentions[0].start))
+    return first, "main-proposal"
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

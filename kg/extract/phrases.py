@@ -29,12 +29,11 @@ from kg.text import singular
 HEADS = {
     **dict.fromkeys((
         "learning", "network", "approximation", "attention", "quantization", "transformer", "process",
-        "inference", "training", "search", "regularization", "regularisation", "maximization",
+        "search", "regularization", "regularisation", "maximization",
         "minimization", "game", "equilibrium", "oracle", "design", "ensemble", "symmetry", "limit", "bonus",
-        "principle", "sampling", "decoding", "embedding", "pre-training", "pretraining", "fine-tuning",
-        "finetuning", "distillation", "pruning", "augmentation", "descent", "programming", "kernel",
-        "machine", "encoder", "decoder", "autoencoder", "curriculum", "field", "geometry",
-        "operator", "flow", "shift", "collapse", "filter", "mixture", "bias", "initialization",
+        "principle", "sampling", "decoding", "distillation", "pruning", "descent", "programming", "kernel",
+        "machine", "autoencoder", "curriculum", "field", "geometry",
+        "operator", "shift", "collapse", "filter", "mixture", "bias", "initialization",
         "normalization", "normalisation", "estimator", "model", "architecture", "optimization", "method",
         "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound"), "Technique"),
     **dict.fromkeys((

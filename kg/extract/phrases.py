@@ -217,7 +217,8 @@ class _Index:
 
     def __init__(self, lexicon):
         self.terms: dict[str, str] = {}
-        self.ends: dict[str, int] = {}
+        self.before: dict[str, set[str]] = {}  # last part -> the parts seen right before it in a term
+        lengths: dict[str, set[int]] = {}
         for entry, surface, cs in lexicon.patterns():
             if entry.label not in ("Technique", "Task", "Metric", "Method", "Dataset", "Software"):
                 continue
@@ -225,14 +226,37 @@ class _Index:
             if not key:
                 continue
             self.terms.setdefault(key, entry.label)
-            last = key.rsplit(" ", 1)[-1].lower()
-            self.ends[last] = max(self.ends.get(last, 0), key.count(" ") + 1)
+            lengths.setdefault(key.rsplit(" ", 1)[-1].lower(), set()).add(len(surface.split()))
+            parts = key.lower().split()
+            if len(parts) >= 2:
+                self.before.setdefault(parts[-1], set()).add(parts[-2])
+        # the lengths in words of the surface forms ending in each last word, longest first
+        self.ends: dict[str, tuple[int, ...]] = {w: tuple(sorted(n, reverse=True)) for w, n in lengths.items()}
+
+        self._can_end: dict[str, bool] = {}
+
+    def can_end(self, word: str) -> bool:
+        """Whether a head (a lexicon term or a head noun) can end at ``word``; cached per word."""
+        hit = self._can_end.get(word)
+        if hit is None:
+            lower = word.lower()
+            hit = _singular(lower.rsplit("-", 1)[-1]) in self.ends or _singular(lower) in HEADS
+            if len(self._can_end) < 500_000:
+                self._can_end[word] = hit
+        return hit
 
     def get(self, words: list[str]) -> str | None:
-        return self.terms.get(_key(words)) or self.terms.get(_key(words, keep_case=True))
+        hit = self.terms.get(_key(words))
+        if hit is None and not all(w.islower() for w in words):
+            hit = self.terms.get(_key(words, keep_case=True))
+        return hit
 
 
 _INDEXES: dict[int, _Index] = {}
+
+
+def _can_end_plain(word: str) -> bool:
+    return _singular(word.lower()) in HEADS
 
 
 def _index(lookup) -> _Index | None:
@@ -269,15 +293,15 @@ _BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "wo
 
 
 def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:
+    can_end = lookup.can_end if lookup is not None else _can_end_plain
+    ends_here = [e for e in range(len(run), 0, -1) if can_end(run[e - 1][2])]
+    if not ends_here:
+        return  # the common case: no head in the run
     initial0 = run[0][0] == 0 or bool(_SENT_END.search(text[max(0, run[0][0] - 3) : run[0][0]]))
     taken = len(run)  # phrases do not overlap: scan heads right to left
-    ends = lookup.ends if lookup is not None else {}
-    for e in range(len(run), 0, -1):
+    for e in ends_here:
         if e > taken:
             continue
-        lower = run[e - 1][2].lower()
-        if _singular(lower.rsplit("-", 1)[-1]) not in ends and _singular(lower) not in HEADS:
-            continue  # the common case: no head ends here
         base, label, head = _head(run, e, lookup, title)
         if base is None:
             continue
@@ -340,8 +364,12 @@ def _head(run, e: int, lookup, title: bool = False) -> tuple[int | None, str, st
     if title and last[1:].islower():
         last = lower
     if lookup is not None:
-        longest = lookup.ends.get(_singular(lower.rsplit("-", 1)[-1]), 0)
-        for k in range(min(longest, e), 0, -1):
+        last_part = _singular(lower.rsplit("-", 1)[-1])
+        # a longer term needs the word before to be one a term has there (most do not)
+        longer = "-" in lower or e >= 2 and run[e - 2][2].lower().rsplit("-", 1)[-1] in lookup.before.get(last_part, ())
+        for k in lookup.ends.get(last_part, ()):
+            if k > e or k > 1 and not longer:
+                continue
             label = lookup.get([w for _, _, w in run[e - k : e]])
             if label in ("Technique", "Task", "Metric"):
                 if k == 1 and low in _NARROW:

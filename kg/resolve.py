@@ -67,8 +67,9 @@ class EntityStats:
         return self._papers
 
     def pack(self) -> tuple:
-        """The stats as a tuple of builtins (quicker to store than objects)."""
-        packed = self._packed if self._papers is None else orjson.dumps(list(self._papers))
+        """The stats as a tuple of builtins (quicker to store than objects). The bytes are copied
+        to their size: orjson's keep a 4 KB buffer each."""
+        packed = self._packed if self._papers is None else bytes(memoryview(orjson.dumps(list(self._papers))))
         return (self.label, self.first, self.names, self.aliases, self.props, packed)
 
     @classmethod

@@ -54,3 +54,20 @@ def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
     with contextlib.suppress(KeyboardInterrupt):
         build([str(need(SEED))], tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no temporary files either
+
+
+def test_kept_json_lines_are_the_size_of_their_text():
+    """A build holds graph lines in memory; orjson's bytes carry a 4 KB buffer each, which took
+    a full build to 2.9 GB, so the lines kept are compact copies."""
+    import tracemalloc
+
+    from kg.graph import node_line
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        lines = [node_line(f"technique:t{i}", {"label": "Technique", "name": f"t{i}"}) for i in range(2000)]
+        per_line = (tracemalloc.get_traced_memory()[0] - before) / len(lines)
+    finally:
+        tracemalloc.stop()
+    assert per_line < 400, per_line

@@ -215,8 +215,21 @@ def leading_long_form(sf: str, after: str) -> str | None:
 _LONG_IN_PARENS = re.compile(r"(?<![\w-])([A-Za-z][\w²³-]{1,11})\s*\(([A-Za-z][^()]{4,80})\)")
 
 
+_OPEN_QUOTES, _CLOSE_QUOTES = "\"“‘", "\"”’"
+
+
 def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acronym]:
-    """``Long Form (LF)`` and ``LF (Long Form)`` definitions within sentences ((start, end))."""
+    """``Long Form (LF)`` and ``LF (Long Form)`` definitions within sentences ((start, end)).
+    Quotes around a long form (``"Binarized BackPropagation" (BBP)``) are not part of it."""
+    for ac in _acronyms(text, sentences):
+        lf = ac.long.lstrip(_OPEN_QUOTES)
+        start = ac.long_start + len(ac.long) - len(lf)
+        lf = lf.rstrip(_CLOSE_QUOTES)
+        if len(lf) >= 2:
+            yield Acronym(start, start + len(lf), lf, ac.short_start, ac.short_end, ac.short)
+
+
+def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acronym]:
     for s0, s1 in sentences:
         sent = text[s0:s1]
         for m in _SHORT.finditer(sent):

@@ -107,3 +107,11 @@ def test_acronym_occurrences_match_the_regex_they_replace(text, word):
 
     expected = [m.span() for m in re.finditer(r"(?<![\w-])" + re.escape(word) + r"s?(?![\w-])", text)]
     assert _occurrences(word, text) == expected
+
+
+def test_quotes_around_a_long_form_are_not_part_of_the_name(extractor):
+    text = 'We propose the "Binarized BackPropagation" (BBP) rule and “Conceptor-Aided Backprop” (CAB).'
+    ents = by_name(run(extractor, text))
+    assert ents["Binarized BackPropagation"].aliases == ("BBP",)
+    assert ents["Conceptor-Aided Backprop"].mentions[0].text == "Conceptor-Aided Backprop"
+    assert not any('"' in n or "“" in n for n in ents)

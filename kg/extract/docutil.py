@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from spacy.attrs import IDX
+from spacy.attrs import IDX, LOWER
 from spacy.tokens import Doc
 
 
@@ -35,6 +35,27 @@ def doc_text(doc: Doc) -> str:
     if t is None:
         t = doc.user_data["kg_text"] = doc.text
     return t
+
+
+def lowers(doc: Doc) -> list[int]:
+    """The lower-case form of each token, as string hashes (no Token object per token)."""
+    h = doc.user_data.get("kg_lowers")
+    if h is None:
+        h = doc.user_data["kg_lowers"] = doc.to_array([LOWER]).reshape(-1).tolist() if len(doc) else []
+    return h
+
+
+_HASHES: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def positions(doc: Doc, words: set[str] | frozenset[str]) -> list[int]:
+    """Token positions whose lower-case form is in ``words`` (a module-level set: it is hashed
+    once; on abstract-sized docs a set lookup takes about a third of the time of ``numpy.isin``)."""
+    key = (id(doc.vocab), id(words))
+    hashes = _HASHES.get(key)
+    if hashes is None:
+        hashes = _HASHES[key] = frozenset(doc.vocab.strings.add(w) for w in words)
+    return [i for i, h in enumerate(lowers(doc)) if h in hashes]
 
 
 def sentences(doc: Doc) -> list[tuple[int, int, int, int]]:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 
-from spacy.attrs import LOWER
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.docutil import doc_text
+from kg.extract.docutil import doc_text, positions
 from kg.extract.proposals import _ADJ_PARTS, APPOSITIVE_HEADS, Proposals
 from kg.text import fold, singular
 
@@ -36,7 +35,7 @@ _LIST_CUES = {"such", "like", "including", "include", "includes", "e.g.", "namel
 def listed_tasks(doc: Doc) -> None:
     """``tasks like forecasting, imputation and anomaly detection``: a one-word task name is a
     Task when it stands in a list with a known task, or in a list of tasks."""
-    idx = [i for i in _positions(doc, TASK_WORDS) if doc[i].is_lower]
+    idx = [i for i in positions(doc, TASK_WORDS) if doc[i].is_lower]
     if not idx:
         return
     spans = list(doc.spans.get("kg", []))
@@ -84,25 +83,11 @@ _MODEL_NOUNS = {"model", "models", "checkpoint", "checkpoints"}
 _RELABEL = ("name-shape", "name-weak", "acronym", "new-name", "model-generic")
 
 
-_HASHES: dict[tuple[int, int], frozenset[int]] = {}
-
-
-def _positions(doc: Doc, words: set[str]) -> list[int]:
-    """Token positions whose lower-case form is in ``words``, without a Token object per token."""
-    key = (id(doc.vocab), id(words))
-    hashes = _HASHES.get(key)
-    if hashes is None:
-        hashes = _HASHES[key] = frozenset(doc.vocab.strings.add(w) for w in words)
-    if not len(doc):
-        return []
-    return [i for i, h in enumerate(doc.to_array([LOWER]).reshape(-1).tolist()) if h in hashes]
-
-
 def type_by_head(doc: Doc) -> None:
     """``on CIFAR-10 and SVHN datasets``, ``the World of Bits benchmark``: names right before a
     dataset noun (and names coordinated with them) are Datasets, whatever their shape said."""
-    found = _positions(doc, _DATASET_NOUNS)
-    models = _positions(doc, _MODEL_NOUNS)
+    found = positions(doc, _DATASET_NOUNS)
+    models = positions(doc, _MODEL_NOUNS)
     if not found and not models:
         return
     spans = list(doc.spans.get("kg", []))

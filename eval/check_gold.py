@@ -6,14 +6,18 @@ Checks (errors, exit code 1):
 * every line is a JSON object with keys, in order: id, source, split, entities, proposes,
   repositories, relations;
 * no duplicate ids; every id exists in its ``source`` file (ICLR 2024 ids are the OpenReview PDF
-  names, see ``sample.paper_id``); ``split`` is the one ``sample.split_of`` gives;
+  names, see ``sample.paper_id``);
+* ``split`` is ``tune``/``heldout`` as ``sample.split_of`` gives for papers of the first draw,
+  and ``fresh`` exactly for papers of the fresh draw (``sample.sample_fresh``), whose source must
+  be the file it was drawn from;
 * entity labels are valid; each entity has a non-empty name and a list of string aliases; no name
   or alias is used by two entities of the same paper;
 * ``proposes`` ⊆ entity names; relation types are valid and both endpoints are entity names;
 * repositories are normalised (no scheme, no ``www.``, no trailing slash or punctuation);
 * no long string that could be copied text (names longer than 80 characters).
 
-Warnings (reported, not fatal): the gold ids differ from what ``sample.py`` draws; an entity whose
+Warnings (reported, not fatal): the gold ids of either draw differ from what ``sample.py`` draws
+(e.g. the fresh split is only partly annotated); an entity whose
 name and aliases are not found in the title/abstract (after lowercasing and allowing a plural
 "s"), which is expected for canonicalised names but worth a look; a repository not found in
 the abstract.
@@ -22,7 +26,8 @@ Usage::
 
     python eval/check_gold.py [--gold eval/gold/papers.jsonl] [--data ../shared/data/papers] [-v]
 
-Prints counts per label, per split and per source at the end.
+Prints counts per label, per split (tune, heldout, fresh), per label and split, and per source
+at the end.
 """
 from __future__ import annotations
 
@@ -40,7 +45,7 @@ import sample  # noqa: E402
 KEYS = ["id", "source", "split", "entities", "proposes", "repositories", "relations"]
 LABELS = {"Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software"}
 RELATIONS = {"USES", "EVALUATED_ON", "ADDRESSES", "MEASURES", "COMPARED_WITH"}
-SPLITS = {"tune", "heldout"}
+SPLITS = ("tune", "heldout", sample.FRESH_SPLIT)
 MAX_NAME = 80
 
 
@@ -60,6 +65,7 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
     for src in sorted({p.name for p in data.glob("*.jsonl")}):
         papers[src] = {sample.paper_id(r): r for r in sample.load(data / src)}
 
+    fresh = {sample.paper_id(r): src for src, r in sample.sample_fresh(data)}
     recs = []
     seen: set[str] = set()
     for ln, line in enumerate(gold.read_text(encoding="utf-8").splitlines(), 1):
@@ -88,6 +94,13 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
             continue
         if rec["split"] not in SPLITS:
             errors.append(f"{where}: split {rec['split']!r}")
+        elif pid in fresh:
+            if rec["split"] != sample.FRESH_SPLIT:
+                errors.append(f"{where}: in the fresh draw but split {rec['split']!r}")
+            if src != fresh[pid]:
+                errors.append(f"{where}: fresh draw took it from {fresh[pid]}, not {src}")
+        elif rec["split"] == sample.FRESH_SPLIT:
+            errors.append(f"{where}: split fresh but not in the fresh draw")
         elif rec["split"] != sample.split_of(pid):
             errors.append(f"{where}: split {rec['split']} but hash gives {sample.split_of(pid)}")
         text = _norm(f"{paper.get('title') or ''} . {paper.get('abstract') or ''}")
@@ -139,10 +152,14 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
                 warnings.append(f"{where}: repository {u!r} not found in abstract")
         recs.append(rec)
 
-    expected = {pid for _, r in sample.sample(data) for pid in [sample.paper_id(r)]}
-    if seen != expected:
-        warnings.append(f"gold ids differ from sample.py: {len(seen - expected)} extra, "
-                        f"{len(expected - seen)} missing")
+    expected = {sample.paper_id(r) for _, r in sample.sample(data)}
+    first = seen - set(fresh)
+    if first != expected:
+        warnings.append(f"gold ids differ from sample.py: {len(first - expected)} extra, "
+                        f"{len(expected - first)} missing")
+    if seen & set(fresh) != set(fresh):
+        warnings.append(f"fresh split: {len(set(fresh) - seen)} of {len(fresh)} drawn papers "
+                        "not annotated yet")
 
     for w in warnings if verbose else []:
         print("warning:", w)
@@ -159,7 +176,15 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
           f"repositories: {sum(len(r['repositories']) for r in recs)}  "
           f"relations: {sum(by_rel.values())}")
     print("per label:  " + ", ".join(f"{k} {by_label[k]}" for k in sorted(LABELS)))
-    print("per split:  " + ", ".join(f"{k} {v}" for k, v in sorted(by_split.items())))
+    print("per split:  " + ", ".join(f"{k} {by_split[k]}" for k in SPLITS)
+          + "".join(f", {k} {v}" for k, v in sorted(by_split.items()) if k not in SPLITS))
+    for k in SPLITS:
+        sub = [r for r in recs if r["split"] == k]
+        lab = collections.Counter(e["label"] for r in sub for e in r["entities"])
+        print(f"  {k:8} entities {sum(lab.values())}: " + ", ".join(f"{x} {lab[x]}" for x in sorted(LABELS))
+              + f"; proposes {sum(len(r['proposes']) for r in sub)}"
+              + f"; repositories {sum(len(r['repositories']) for r in sub)}"
+              + f"; relations {sum(len(r['relations']) for r in sub)}")
     print("per source: " + ", ".join(f"{k} {v}" for k, v in sorted(by_source.items())))
     print("per source×split: " + ", ".join(
         f"{s}/{k} {v}" for (s, k), v in sorted(collections.Counter((r['source'], r['split']) for r in recs).items())))

@@ -18,10 +18,17 @@ OpenReview PDF in the ``pdf`` field (``https://openreview.net/pdf/<id>.pdf``).
 Split: ``tune`` when ``int(sha256(id)[:8], 16) % 10 < 6``, else ``heldout``
 (about 60 / 40, independent of sampling order).
 
+Fresh draw (:func:`sample_fresh`): a second, independent draw of 40 papers for the ``fresh``
+split, made after ``heldout`` had been looked at during development. Seed
+``random.Random(2027)``, same files, filters and abstract rule, the same proportions scaled to 40
+(10 + 10 + 10 + 5 + 5, see ``FRESH_PLAN``), and no paper of the first draw. Every paper of this
+draw is in split ``fresh``; the hash split does not apply to it.
+
 Usage::
 
     python eval/sample.py                 # source_file<TAB>id
     python eval/sample.py --with-split    # source_file<TAB>id<TAB>split
+    python eval/sample.py --fresh         # the fresh draw (with --with-split: split "fresh")
     python eval/sample.py --data DIR      # paper lists elsewhere (default ../shared/data/papers)
 """
 from __future__ import annotations
@@ -44,6 +51,16 @@ PLAN = [
     ("neurips2023.jsonl", "all", 24),
     ("paperlists-2010-2025.jsonl", "2010-2020", 12),
     ("paperlists-2010-2025.jsonl", "2021-2025", 12),
+]
+
+FRESH_SEED = 2027
+FRESH_SPLIT = "fresh"
+FRESH_PLAN = [
+    ("icml2024.jsonl", "all", 10),
+    ("iclr2024.jsonl", "all", 10),
+    ("neurips2023.jsonl", "all", 10),
+    ("paperlists-2010-2025.jsonl", "2010-2020", 5),
+    ("paperlists-2010-2025.jsonl", "2021-2025", 5),
 ]
 
 
@@ -79,13 +96,13 @@ def _keep(record: dict, flt: str) -> bool:
     return lo <= int(record.get("year") or 0) <= hi
 
 
-def sample(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
-    """Return ``(source_file, record)`` pairs in a fixed order."""
-    rng = random.Random(SEED)
+def _draw(data_dir: Path, seed: int, plan: list[tuple[str, str, int]],
+          exclude: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, dict]]:
+    rng = random.Random(seed)
     cache: dict[str, list[dict]] = {}
-    seen: set[str] = set()
+    seen: set[str] = set(exclude)
     out: list[tuple[str, dict]] = []
-    for fname, flt, n in PLAN:
+    for fname, flt, n in plan:
         if fname not in cache:
             cache[fname] = load(data_dir / fname)
         pool = [r for r in cache[fname] if _keep(r, flt) and paper_id(r) not in seen]
@@ -95,15 +112,34 @@ def sample(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     return out
 
 
+def sample(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
+    """Return ``(source_file, record)`` pairs in a fixed order."""
+    return _draw(data_dir, SEED, PLAN)
+
+
+def sample_fresh(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
+    """The ``fresh`` draw: ``FRESH_PLAN`` with ``FRESH_SEED``, excluding every paper of :func:`sample`.
+
+    The excluded ids are those of the first draw, which are exactly the ``tune``/``heldout`` ids
+    of the gold file; they are taken from the draw rather than read from the gold file so that
+    the fresh draw does not change when rows are added to that file.
+    """
+    exclude = {paper_id(r) for _, r in sample(data_dir)}
+    return _draw(data_dir, FRESH_SEED, FRESH_PLAN, exclude)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--with-split", action="store_true")
+    ap.add_argument("--fresh", action="store_true", help="print the fresh draw (split 'fresh')")
     args = ap.parse_args()
     lines = []
-    for fname, rec in sample(args.data):
+    drawn = sample_fresh(args.data) if args.fresh else sample(args.data)
+    for fname, rec in drawn:
         pid = paper_id(rec)
-        lines.append(f"{fname}\t{pid}" + (f"\t{split_of(pid)}" if args.with_split else ""))
+        split = FRESH_SPLIT if args.fresh else split_of(pid)
+        lines.append(f"{fname}\t{pid}" + (f"\t{split}" if args.with_split else ""))
     try:
         sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()

@@ -15,6 +15,8 @@ Modelling choices:
   standard ones (``rdfs:label``, ``skos:altLabel``, ``dcterms:title``...) are only declared,
   never given a domain (that would change their meaning for everyone else);
 - edge provenance is ``rdf:Statement`` reification described with PROV-O (see :mod:`kg.rdf`);
+- ``kg:TechniquePair`` is a statistic the RDF export derives (two ``kg:hasTechnique`` values and
+  the ``kg:papers`` that use both), not a label of the graph;
 - shapes: per label a ``sh:NodeShape`` ``kgsh:<Label>`` and property shapes
   ``kgsh:<Label>-<property>`` (cardinality and datatype of each property; class of the targets
   of each relation whose domain includes the label); per relation a shape checking its
@@ -40,6 +42,9 @@ from kg.schema import (
     EDGE_PROPS,
     ENTITY_LABELS,
     LABELS,
+    PAIR,
+    PAIR_MEMBER,
+    PAIR_MIN_PAPERS,
     RDF_NAMESPACE,
     RDF_PREFIXES,
     RELATIONS,
@@ -105,7 +110,7 @@ def class_curies(labels: tuple[str, ...] | list[str]) -> list[str]:
 def datatype_props() -> dict[str, tuple[Prop, list[str]]]:
     """Every node property by CURIE, with the labels that declare it (in schema order)."""
     out: dict[str, tuple[Prop, list[str]]] = {}
-    for lab in LABELS.values():
+    for lab in (*LABELS.values(), PAIR):
         for p in lab.props:
             c = prop_curie(p)
             if c in out:
@@ -169,6 +174,8 @@ def ontology_ttl() -> str:
         if supers:
             pairs.append(("rdfs:subClassOf", ", ".join(supers)))
         parts.append(_block(f"kg:{lab.name}", pairs) + "\n")
+    parts.append(_block(f"kg:{PAIR.name}", [("a", "owl:Class"), ("rdfs:label", _lit(PAIR.name)),
+                                            ("rdfs:comment", _lit(PAIR.comment))]) + "\n")
     parts.append("# Relations (object properties)\n\n")
     ext_props: dict[str, str] = {}
     for rel in RELATIONS.values():
@@ -179,6 +186,10 @@ def ontology_ttl() -> str:
             pairs.append(("rdfs:subPropertyOf", ", ".join(rel.equivalent)))
             ext_props.update(dict.fromkeys(rel.equivalent, "owl:ObjectProperty"))
         parts.append(_block(f"kg:{rel.prop}", pairs) + "\n")
+    name, comment, member = PAIR_MEMBER
+    parts.append(_block(f"kg:{name}", [
+        ("a", "owl:ObjectProperty"), ("rdfs:label", _lit(name)), ("rdfs:comment", _lit(comment)),
+        ("rdfs:domain", f"kg:{PAIR.name}"), ("rdfs:range", f"kg:{member}")]) + "\n")
     parts.append("# Node properties\n\n")
     for c, (p, labels) in datatype_props().items():
         if not c.startswith("kg:"):
@@ -233,7 +244,7 @@ def shapes_ttl() -> str:
     """
     parts = [_HEADER, _prefixes({"sh": "http://www.w3.org/ns/shacl#", "kgsh": SHAPES_NS}), "\n"]
     helpers: dict[str, str] = {}
-    for lab in LABELS.values():
+    for lab in (*LABELS.values(), PAIR):
         target = ("sh:targetClass", f"kg:{lab.name}")
         parts.append(_block(f"kgsh:{lab.name}", [
             ("a", "sh:NodeShape"), target, ("rdfs:comment", _lit(lab.comment)), ("sh:nodeKind", "sh:IRI"),
@@ -247,7 +258,7 @@ def shapes_ttl() -> str:
             if not p.datatype.endswith("[]"):
                 pairs.append(("sh:maxCount", "1"))
             if p.name == "papers":
-                pairs.append(("sh:minInclusive", "0"))
+                pairs.append(("sh:minInclusive", str(PAIR_MIN_PAPERS if lab is PAIR else 0)))
             parts.append(_block(_shape_name(lab.name, c), pairs) + "\n")
         for rel in RELATIONS.values():
             if lab.name in rel.domain:
@@ -255,6 +266,11 @@ def shapes_ttl() -> str:
                     ("a", "sh:PropertyShape"), target, ("sh:path", f"kg:{rel.prop}"),
                     ("sh:name", _lit(rel.name)), ("sh:nodeKind", "sh:IRI"),
                     _range_pairs(class_curies(rel.range), helpers)]) + "\n")
+    name, comment, member = PAIR_MEMBER
+    parts.append(_block(_shape_name(PAIR.name, f"kg:{name}"), [
+        ("a", "sh:PropertyShape"), ("sh:targetClass", f"kg:{PAIR.name}"), ("sh:path", f"kg:{name}"),
+        ("sh:name", _lit(name)), ("sh:description", _lit(comment)), ("sh:nodeKind", "sh:IRI"),
+        ("sh:class", f"kg:{member}"), ("sh:minCount", "2"), ("sh:maxCount", "2")]) + "\n")
     parts.append("# Each relation: its subjects are in the domain\n\n")
     for rel in RELATIONS.values():
         parts.append(_block(f"kgsh:{rel.prop}-subject", [
@@ -298,6 +314,8 @@ def jsonld_context() -> dict:
     ctx["Entity"] = "kg:Entity"
     ctx.update({lab: f"kg:{lab}" for lab in LABELS})
     ctx["Statement"] = "rdf:Statement"
+    ctx[PAIR.name] = f"kg:{PAIR.name}"
+    ctx[PAIR_MEMBER[0]] = {"@id": f"kg:{PAIR_MEMBER[0]}", "@type": "@id"}
     for c, (p, _) in datatype_props().items():
         term = JSONLD_TERMS.get(p.name, p.name)
         if p.datatype == "string[]":

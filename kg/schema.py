@@ -114,6 +114,17 @@ LABELS: dict[str, Label] = {
     )
 }
 ENTITY_LABELS = tuple(name for name, lab in LABELS.items() if lab.parent == "Entity")
+
+# Statistics the RDF export derives from the graph, so that SPARQL need not join large parts
+# of it at query time. They are not nodes of the graph: Neo4j and ``kg stats`` compute the same
+# with one query. A pair is exported when at least PAIR_MIN_PAPERS papers use both techniques
+# (a pair used by one paper is that paper's own USES edges, already in the graph).
+PAIR = Label("TechniquePair", "Two techniques that papers use together; derived by the RDF export "
+             "from the papers' USES edges, for pairs that at least two papers share.", None, (), (
+    Prop("papers", "integer", "Number of papers that use both techniques.", True, "papers"),
+))
+PAIR_MEMBER = ("hasTechnique", "One of the two techniques of a TechniquePair.", "Technique")
+PAIR_MIN_PAPERS = 2
 _ENT = ENTITY_LABELS
 
 RELATIONS: dict[str, RelType] = {

@@ -1,9 +1,12 @@
-// Which techniques are used together? Pairs of techniques used by the same paper, ranked by
-// the number of papers that use both.
+// Which techniques are used together? Pairs of techniques that at least two papers use,
+// ranked by the number of papers that use both (the kg:TechniquePair statistics of the RDF
+// export hold the same pairs and counts).
 // Params: $limit (integer, rows to return).
 :param limit => 25;
 MATCH (a:Technique)<-[:USES]-(p:Paper)-[:USES]->(b:Technique)
 WHERE a.name < b.name
-RETURN a.name AS technique, b.name AS other, count(DISTINCT p) AS papers
+WITH a, b, count(DISTINCT p) AS papers
+WHERE papers >= 2
+RETURN a.name AS technique, b.name AS other, papers
 ORDER BY papers DESC, technique, other
 LIMIT $limit;

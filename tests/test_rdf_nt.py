@@ -20,6 +20,7 @@ def reference(G: nx.MultiDiGraph, base: str = rdf.DEFAULT_BASE, manifest: dict |
     stats = rdf.Stats()
     w = rdf._Writer(base)
     text = "".join(w.nt_chunks(rdf.blocks(G, stats)))
+    text += "".join(w.nt_chunks(rdf.pair_blocks(G, stats)))
     text += "".join(w.nt_chunks(rdf.void_blocks(stats, base, manifest or {})))
     return text, stats
 

@@ -132,7 +132,8 @@ undesired include includes although though because since characteristic explicit
 non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant
 likely unlikely possible impossible feasible infeasible available unavailable useful crucial desirable
 inadequate adequate considerable increasing growing special close little valuable map first then thus
-hence often still already
+hence often still already but yet so
+one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million billion
 study studies report reports propose proposes introduce introduces present presents use uses apply applies
 consider considers develop develops show shows prove proves achieve achieves improve improves provide
 provides obtain obtains derive derives analyze analyzes analyse investigate investigates explore explores

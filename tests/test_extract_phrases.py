@@ -44,3 +44,17 @@ def test_phrase_beats_the_lexicon_term_inside_it(extractor):
     ex = extractor.extract(Paper(id="p", abstract="We study online reinforcement learning. Reinforcement learning is hard."))
     names = {e.name for e in ex.entities}
     assert {"online reinforcement learning", "reinforcement learning"} <= names
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We replace KL divergence with a bounded term.", []),                      # a verb before a term
+    ("It raises total system throughput.", [("system throughput", "Metric")]),
+    ("Both reach similar test accuracy.", [("test accuracy", "Metric")]),
+    ("Such expensive federated online learning is slow.", [("federated online learning", "Technique")]),
+])
+def test_verbs_and_evaluative_adjectives_do_not_start_a_name(text, expected):
+    assert phrases(text) == expected
+
+
+def test_the_modifier_a_narrow_head_needs_is_kept_after_a_verb_particle():
+    assert phrases("This cuts design time and speeds up training time.") == [("training time", "Metric")]

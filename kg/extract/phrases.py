@@ -148,6 +148,12 @@ remains become becomes lead leads suffer suffers rely relies focus focuses aim a
 help helps let lets find finds see introduce called named termed dubbed denote denotes define defines
 describe describes compare compares facilitate facilitates accelerate accelerates support supports
 formulate formulates cast casts frame frames view views treat treats call calls encourage encourages
+replace utilize conduct exhibit involve implement lack guide produce mitigate remove adapt simplify build
+preserve compress explain pay fine-tune whether about even thereby wherein
+total similar comparable expensive unique innovative regular initial future equivalent alternative
+highest perfect correct massive intensive unseen following subsequent incorrect wrong emerging
+prevalent mainstream widespread contemporary seminal impressive suitable tractable realistic representative
+great greater stronger simpler unstable prominent generalizable dimensional minimal
 """))
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ωℓ0-9][\w'ℓ-]*")
 _SENT_END = re.compile(r"[.!?;:]\s*$")
@@ -317,7 +323,8 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
             mods.insert(0, mod)
             k -= 1
         while mods and (mods[0].endswith("ing") and "-" not in mods[0] or mods[0] in _VERBISH) and not (
-                k > 0 and run[k - 1][2].lower() in _DETERMINERS):  # "for learning tree ensembles": a verb
+                k > 0 and run[k - 1][2].lower() in _DETERMINERS) and not (  # "for learning tree ensembles": a verb
+                len(mods) == 1 and head in _NARROW):  # "speed up training time": the noun the head needs
             if k > 0 and run[k - 1][2].lower() not in _BEFORE_VERB and not mods[0].endswith("ing"):
                 break
             mods.pop(0)

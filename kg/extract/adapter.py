@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from functools import lru_cache
 
 from spacy.tokens import Doc
 
@@ -23,6 +24,7 @@ def repository_id(name: str) -> str:
     return entity_id("Repository", name)
 
 
+@lru_cache(maxsize=1 << 16)
 def make_id(label: str, name: str) -> str:
     """Entity ids fold case, dashes and plurals, so spelling variants share one id."""
     if label == "Repository":
@@ -98,10 +100,10 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
     relations: list[Relation] = []
     variant_of: list[tuple[str, str, Mention]] = []
     for eid, g in groups.items():
-        aliases = sorted(a for a in g["aliases"] if a != g["name"])
+        aliases = tuple(sorted(a for a in g["aliases"] if a != g["name"])) if g["aliases"] else ()
         props = g["props"]
-        entities.append(Entity(eid, g["label"], g["name"], tuple(aliases), tuple(g["mentions"]),
-                               tuple(sorted(props.items()))))
+        entities.append(Entity(eid, g["label"], g["name"], aliases, tuple(g["mentions"]),
+                               tuple(sorted(props.items())) if props else ()))
         family = props.get("family")
         if g["label"] == "Model" and family and family != g["name"]:
             variant_of.append((eid, family, g["mentions"][0]))

@@ -28,6 +28,7 @@ _AFTER = re.compile(r"^\s*(?:(?:less|fewer|lower|higher|more|faster|smaller|larg
                     r"(?:speedups?|speed-?up|throughput|accuracy|latency|memory|forgetting|error|"
                     r"perplexity|reward|cost|time|improvement|gains?|reduction|compression|parameters|"
                     r"FLOPs|energy|regret|success rate|win rate|training|inference|score))\b", re.I)
+_DIGIT = re.compile(r"\d")
 _UNITS = {"%": "%", "x": "x", "×": "x", "times": "x", "-fold": "x", "fold": "x", "point": "points",
           "points": "points", "pp": "points", "percentage point": "points", "percentage points": "points",
           "dB": "dB"}
@@ -42,10 +43,14 @@ def find_results(text: str, sentences: list[tuple[int, int]], entities: list[Any
     """
     proposed = proposed or set()
     out: list[dict[str, Any]] = []
+    mentions = None
     for s0, s1 in sentences:
         sent = text[s0:s1]
-        in_sent = [(m.start, m.end, e) for e in entities for m in e.mentions
-                   if m.field == "abstract" and s0 <= m.start < s1]
+        if not _DIGIT.search(sent):
+            continue  # most sentences state no number
+        if mentions is None:
+            mentions = [(m.start, m.end, e) for e in entities for m in e.mentions if m.field == "abstract"]
+        in_sent = [x for x in mentions if s0 <= x[0] < s1]
         for m in _NUM.finditer(sent):
             unit = _UNITS.get(m.group("unit"), m.group("unit"))
             if unit == "%" and re.match(r"\s*(?:of|in)\s+(?:the\s+)?(?:data|cases|samples|parameters|tokens)", sent[m.end():]):

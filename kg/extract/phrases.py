@@ -55,7 +55,7 @@ _NARROW = {
              "query", "response", "decoding", "run", "search"},
     "rate": {"success", "error", "win", "acceptance", "hit", "pass", "attack", "failure", "detection",
              "false", "positive", "negative", "compression", "recognition", "solve"},
-    "score": {"f1", "inception", "bleu", "rouge", "bert", "clip", "fid", "z", "propensity", "fisher"},
+    "score": {"f1", "inception", "bleu", "rouge", "bert", "clip", "fid", "z"},
     "efficiency": {"energy", "memory", "parameter", "inference", "training"},
     "area": {"model", "hardware", "chip", "silicon"},
     "bound": {"efficiency", "evidence", "semiparametric", "cramér-rao", "cramer-rao"},

@@ -58,3 +58,7 @@ def test_verbs_and_evaluative_adjectives_do_not_start_a_name(text, expected):
 
 def test_the_modifier_a_narrow_head_needs_is_kept_after_a_verb_particle():
     assert phrases("This cuts design time and speeds up training time.") == [("training time", "Metric")]
+
+
+def test_a_number_before_a_verb_like_modifier_makes_it_a_noun():
+    assert phrases("It reaches 91% test accuracy, and we test accuracy gains.") == [("test accuracy", "Metric")]

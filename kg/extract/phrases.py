@@ -325,8 +325,9 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
         while mods and (mods[0].endswith("ing") and "-" not in mods[0] or mods[0] in _VERBISH) and not (
                 k > 0 and run[k - 1][2].lower() in _DETERMINERS) and not (  # "for learning tree ensembles": a verb
                 len(mods) == 1 and head in _NARROW):  # "speed up training time": the noun the head needs
-            if k > 0 and run[k - 1][2].lower() not in _BEFORE_VERB and not mods[0].endswith("ing"):
-                break
+            if not mods[0].endswith("ing") and (k > 0 and run[k - 1][2].lower() not in _BEFORE_VERB
+                                                or k == 0 and _after_number(text, run[0][0])):
+                break  # "99% test accuracy": a number measures a noun
             mods.pop(0)
             k += 1
         if not mods or head in _NARROW and mods[-1].lower() not in _NARROW[head]:
@@ -344,6 +345,12 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
         words[-1] = "".join(parts)
         yield Found(run[k][0], run[e - 1][1], " ".join(words), label, "noun-phrase")
         taken = k
+
+
+def _after_number(text: str, start: int) -> bool:
+    """The text right before ``start`` ends in a number or a percentage ("99% ", "4 ")."""
+    before = text[max(0, start - 3) : start].rstrip()
+    return bool(before) and (before[-1].isdigit() or before[-1] == "%")
 
 
 def _untitle(word: str) -> str:

@@ -1,0 +1,39 @@
+"""Sentence bounds (kg/extract/docutil.py)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg.extract import docutil
+from kg.extract.docutil import sentence_chars, set_sentences
+
+PIECES = ["e.g.", "i.e.", "et al.", "vs.", "Fig.", "ConFig.", "w.r.t.", "A.", "Ab.", "x", "We", "It", "3",
+          "(a)", "\"q\"", ".", "!", "?", " ", "  ", "approx.", "No.", "etc."]
+
+
+def reference(text: str) -> list[tuple[int, int]]:
+    """sentence_chars as first written: the abbreviation test over the whole sentence so far."""
+    out, start = [], 0
+    for m in docutil._END.finditer(text):
+        piece_end = m.start() + (len(m.group(0)) - len(m.group(0).lstrip("\"')]")))
+        if docutil._ABBREV.search(text[start:m.start()]):
+            continue
+        out.append((start, piece_end))
+        start = m.end()
+    if start < len(text):
+        out.append((start, len(text.rstrip()) if text.rstrip() else len(text)))
+    return out or [(0, len(text))]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=25).map("".join))
+def test_abbreviation_window_finds_what_the_whole_sentence_finds(text):
+    assert sentence_chars(text) == reference(text)
+
+
+def test_sentence_tokens_follow_the_characters(extractor):
+    doc = extractor.nlp.make_doc("We use e.g. BERT here. It works!  Fig. 2 shows it.")
+    bounds = set_sentences(doc).user_data["kg_sents"]
+    assert [doc.text[c0:c1] for _, _, c0, c1 in bounds] == ["We use e.g. BERT here.", "It works!",
+                                                            "Fig. 2 shows it."]
+    assert [doc[t0:t1].text for t0, t1, _, _ in bounds] == ["We use e.g. BERT here.", "It works!",
+                                                            "Fig. 2 shows it."]

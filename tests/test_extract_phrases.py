@@ -62,3 +62,16 @@ def test_the_modifier_a_narrow_head_needs_is_kept_after_a_verb_particle():
 
 def test_a_number_before_a_verb_like_modifier_makes_it_a_noun():
     assert phrases("It reaches 91% test accuracy, and we test accuracy gains.") == [("test accuracy", "Metric")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We compare autoregressive and non-autoregressive models.",
+     [("non-autoregressive model", "Technique"), ("autoregressive model", "Technique")]),
+    ("It links patch-level and slide-level image classification.",
+     [("slide-level image classification", "Task"), ("patch-level image classification", "Task")]),
+    ("a model for text-to-speech and text-to-audio generation", [("text-to-speech generation", "Task")]),
+    ("for first- and second-order stochastic optimization", [("second-order stochastic optimization", "Technique")]),
+    ("for detection and image classification", []),
+])
+def test_a_conjunct_modifier_shares_the_head(text, expected):
+    assert phrases(text) == expected

@@ -330,21 +330,59 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
                 break  # "99% test accuracy": a number measures a noun
             mods.pop(0)
             k += 1
+        if not mods and e - base >= 2:  # a bare lexicon term can still share its head with a conjunct
+            conj = _conjunct(run, k, [run[k][2]], head, initial0, title)
+            if conj is not None:
+                words = _name_words(text, run, k, e, initial0, title)
+                yield Found(run[k - 2][0], run[k - 2][1], " ".join([conj, *words[1:]]),
+                            lookup.get([conj, *words[1:]]) or label, "noun-phrase")
+                taken = k - 2
+            continue
         if not mods or head in _NARROW and mods[-1].lower() not in _NARROW[head]:
             continue
+        words = _name_words(text, run, k, e, initial0, title)
+        conj = _conjunct(run, k, mods, head, initial0, title)
+        if conj is not None:  # "text-to-music and text-to-audio generation"
+            conj_words = [conj, *words[1:]]
+            conj_label = lookup.get(conj_words) if lookup is not None else None
+            yield Found(run[k - 2][0], run[k - 2][1], " ".join(conj_words), conj_label or label, "noun-phrase")
         if lookup is not None and lookup.get([w for _, _, w in run[k:e]]):
+            taken = k - 2 if conj is not None else taken
             continue  # the lexicon knows the whole phrase
-        surface = text[run[k][0] : run[e - 1][1]]
-        words = surface.split(" ")
-        if initial0 and k == 0 and words[0][1:].islower():
-            words[0] = words[0].lower()
-        if title:  # "Sparse-View 3D Modeling" -> "sparse-view 3D modeling"
-            words = [_untitle(w) for w in words]
-        parts = re.split(r"(-)", words[-1])
-        parts[-1] = singular(parts[-1])
-        words[-1] = "".join(parts)
         yield Found(run[k][0], run[e - 1][1], " ".join(words), label, "noun-phrase")
-        taken = k
+        taken = k - 2 if conj is not None else k
+
+
+def _name_words(text: str, run, k: int, e: int, initial0: bool, title: bool) -> list[str]:
+    """The words of the phrase ``run[k:e]`` as they go into its name: the last one singular."""
+    words = text[run[k][0] : run[e - 1][1]].split(" ")
+    if initial0 and k == 0 and words[0][1:].islower():
+        words[0] = words[0].lower()
+    if title:  # "Sparse-View 3D Modeling" -> "sparse-view 3D modeling"
+        words = [_untitle(w) for w in words]
+    parts = re.split(r"(-)", words[-1])
+    parts[-1] = singular(parts[-1])
+    words[-1] = "".join(parts)
+    return words
+
+
+def _conjunct(run, k: int, mods: list[str], head: str, initial0: bool, title: bool) -> str | None:
+    """``A and B X`` where ``B X`` is the phrase from ``k``: the modifier A that shares B's head
+    when A and B are parallel ("instance-level and set-level", "autoregressive and
+    non-autoregressive"), else None."""
+    if k < 2 or run[k - 1][2] not in ("and", "or"):
+        return None
+    a = _modifier(run[k - 2][2], initial0 and k - 2 == 0, title)
+    if a is None or a.endswith("-") or a.endswith("ing") and "-" not in a:  # "first- and second-order"
+        return None
+    if title:
+        a = _untitle(a)
+    al, bl = a.lower(), mods[0].lower()
+    if not ("-" in al and "-" in bl or bl.endswith("-" + al) or al.endswith("-" + bl)) or al == bl:
+        return None
+    if head in _NARROW and len(mods) == 1 and al not in _NARROW[head]:
+        return None
+    return a
 
 
 def _after_number(text: str, start: int) -> bool:

@@ -75,3 +75,8 @@ def test_a_number_before_a_verb_like_modifier_makes_it_a_noun():
 ])
 def test_a_conjunct_modifier_shares_the_head(text, expected):
     assert phrases(text) == expected
+
+
+def test_nouns_in_ias_are_not_plurals():
+    assert phrases("We measure the position biases and the exposure bias of rankers.") == [
+        ("position bias", "Technique"), ("exposure bias", "Technique")]

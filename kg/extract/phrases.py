@@ -170,7 +170,7 @@ def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
         word, initial = low, False
     if word[:1].isupper() and not initial:
         return word if word[1:].islower() and word in _EPONYMS else None  # not "CLIP image embeddings"
-    if "-" not in low and re.search(r"[^s]s$", low) and singular(low) != low and low not in _S_WORDS:
+    if "-" not in low and re.search(r"[^s]s$", low) and _singular(low) != low and low not in _S_WORDS:
         return None  # verbs and plurals ("improves", "methods") do not modify
     if re.fullmatch(r"\d+", low):
         return None
@@ -201,7 +201,17 @@ _S_WORDS = {"dynamics", "physics", "statistics", "mathematics", "economics", "ro
             "genomics", "kinematics", "linguistics", "semantics", "mechanics", "optics", "thermodynamics"}
 
 
-_singular = lru_cache(maxsize=1 << 16)(singular)
+def _noun_singular(word: str) -> str:
+    """:func:`kg.text.singular`, but nouns in -ias stay whole ("bias", "biases" -> "bias")."""
+    low = word.lower()
+    if low.endswith("ias"):
+        return word
+    if low.endswith("iases"):
+        return word[:-2]
+    return singular(word)
+
+
+_singular = lru_cache(maxsize=1 << 16)(_noun_singular)
 
 
 def _key(words: list[str], keep_case: bool = False) -> str:
@@ -361,7 +371,7 @@ def _name_words(text: str, run, k: int, e: int, initial0: bool, title: bool) -> 
     if title:  # "Sparse-View 3D Modeling" -> "sparse-view 3D modeling"
         words = [_untitle(w) for w in words]
     parts = re.split(r"(-)", words[-1])
-    parts[-1] = singular(parts[-1])
+    parts[-1] = _singular(parts[-1])
     words[-1] = "".join(parts)
     return words
 

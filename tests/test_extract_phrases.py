@@ -80,3 +80,8 @@ def test_a_conjunct_modifier_shares_the_head(text, expected):
 def test_nouns_in_ias_are_not_plurals():
     assert phrases("We measure the position biases and the exposure bias of rankers.") == [
         ("position bias", "Technique"), ("exposure bias", "Technique")]
+
+
+@pytest.mark.parametrize("text", ["It follows the information bottleneck principle.", "We solve a multi-armed bandit problem."])
+def test_a_generic_last_word_after_a_known_term_is_no_new_name(text):
+    assert phrases(text) == []  # the lexicon's term is the entity

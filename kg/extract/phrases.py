@@ -350,6 +350,9 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
             continue
         if not mods or head in _NARROW and mods[-1].lower() not in _NARROW[head]:
             continue
+        if lookup is not None and e - k >= 3 and run[e - 1][2].lower() in _GENERIC_TAILS \
+                and lookup.get([w for _, _, w in run[k : e - 1]]):
+            continue  # "the information bottleneck principle": the lexicon's term, without the generic word
         words = _name_words(text, run, k, e, initial0, title)
         conj = _conjunct(run, k, mods, head, initial0, title)
         if conj is not None:  # "text-to-music and text-to-audio generation"
@@ -361,6 +364,10 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
             continue  # the lexicon knows the whole phrase
         yield Found(run[k][0], run[e - 1][1], " ".join(words), label, "noun-phrase")
         taken = k - 2 if conj is not None else k
+
+
+# generic last words that add nothing to a known term before them
+_GENERIC_TAILS = {"principle", "principles", "problem", "problems", "framework", "frameworks", "paradigm", "setting"}
 
 
 def _name_words(text: str, run, k: int, e: int, initial0: bool, title: bool) -> list[str]:

@@ -18,3 +18,9 @@ def test_divergences_are_techniques_and_value_at_risk_a_metric(extractor):
 def test_propensity_and_fisher_scores_are_techniques(extractor):
     got = types(extractor, "We weight samples by their propensity score and rank features by the Fisher score.")
     assert got["propensity score"] == "Technique" and got["Fisher score"] == "Technique"
+
+
+def test_modeling_names_a_task_and_model_a_technique(extractor):
+    got = types(extractor, "Generative models are widely used for generative modeling and sequence modeling.")
+    assert got["generative model"] == "Technique"
+    assert got["generative modeling"] == "Task" and got["sequence modeling"] == "Task"

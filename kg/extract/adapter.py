@@ -82,14 +82,18 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             name = sp.kb_id_
             if sp.id_ == "acronym" and label in ("Technique", "Task", "Metric"):
                 name = lower_common_words(name)
-            g = groups.setdefault(eid, {"label": label, "name": name, "rule": sp.id_,
-                                         "aliases": set(), "mentions": [], "keys": set(), "props": {}})
+            g = groups.get(eid)
+            if g is None:
+                g = groups[eid] = {"label": label, "name": name, "rule": sp.id_,
+                                   "aliases": set(), "mentions": [], "keys": set(), "props": {}}
             g["keys"].add(key)
             surface = dtext[start:end]
             g["mentions"].append(Mention(surface, start, end, field))
-            g["aliases"] |= info.get(key, {}).get("aliases", set())
-            for k, v in info.get(key, {}).get("props", {}).items():
-                g["props"].setdefault(k, v)
+            extra = info.get(key)
+            if extra:
+                g["aliases"] |= extra.get("aliases", set())
+                for k, v in extra.get("props", {}).items():
+                    g["props"].setdefault(k, v)
             if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
                 g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
     _merge_title_names(groups)
@@ -140,6 +144,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                                   CONFIDENCE.get(rule, 0.6) * 0.85, f"mention:{rule}"))
 
     # the proposed entity relates to what shares a sentence with it
+    have = {(r.type, r.source, r.target) for r in relations} if proposed_ids else set()
     for pid in sorted(proposed_ids):
         p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions if m.field == "abstract"}
         done: set[tuple[str, str]] = set()
@@ -153,7 +158,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                 if s in p_sents and (e.id, s) not in done:
                     done.add((e.id, s))
                     rel = MENTION_RELATION[e.type]
-                    if not any(r.type == rel and r.source == pid and r.target == e.id for r in relations):
+                    if (rel, pid, e.id) not in have:
+                        have.add((rel, pid, e.id))
                         relations.append(Relation(rel, pid, e.id, Evidence(text[s[0]:s[1]], s[0], s[1]),
                                                   0.6, "sentence"))
                     break

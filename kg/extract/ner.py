@@ -257,10 +257,10 @@ def looks_like_title(text: str) -> bool:
     >>> looks_like_title("We propose FooNet for image classification.")
     False
     """
-    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if len(w) >= 4]
-    if not words or len(text.split()) > 40 or text.rstrip().endswith("."):
+    if text.rstrip().endswith(".") or len(text.split()) > 40:  # prose, decided without the regex
         return False
-    return sum(w[0].isupper() for w in words) >= 0.6 * len(words)
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if len(w) >= 4]
+    return bool(words) and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
 
 
 def ner_candidates(doc: Doc, lexicon, canonical: Callable[[str, str], str],

@@ -58,6 +58,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
@@ -331,15 +332,15 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS) -> li
     [('technique:x', 'technique:y', 2)]
     """
     nodes, succ = G._node, G._succ
+    techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
     counts: Counter = Counter()
     for n, d in nodes.items():
         if d.get("label") != "Paper":
             continue
         used = sorted(v for v, keys in succ[n].items()
-                      if nodes[v].get("label") == "Technique" and any(e.get("type") == "USES" for e in keys.values()))
-        for i, a in enumerate(used):
-            for b in used[i + 1:]:
-                counts[a, b] += 1
+                      if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
+        if len(used) > 1:
+            counts.update(combinations(used, 2))
     return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
 
 

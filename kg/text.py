@@ -115,15 +115,15 @@ def _clean_once(text: str) -> str:
 _IRREGULAR = {"indices": "index", "matrices": "matrix", "vertices": "vertex", "analyses": "analysis",
               "hypotheses": "hypothesis", "data": "data", "criteria": "criterion",
               "phenomena": "phenomenon", "bases": "basis", "axes": "axis", "series": "series",
-              "species": "species", "gaussians": "gaussian"}
-_NO_S = ("ss", "us", "is", "ics", "ous", "sis", "ness")
+              "species": "species", "gaussians": "gaussian", "biases": "bias", "aliases": "alias"}
+_NO_S = ("ss", "us", "is", "ias", "ics", "ous", "sis", "ness")
 
 
 def singular(word: str) -> str:
     """Singular of an English plural noun, conservatively.
 
-    >>> [singular(w) for w in ["models", "strategies", "processes", "kernels", "bus", "dynamics"]]
-    ['model', 'strategy', 'process', 'kernel', 'bus', 'dynamics']
+    >>> [singular(w) for w in ["models", "strategies", "processes", "kernels", "bus", "dynamics", "bias", "biases"]]
+    ['model', 'strategy', 'process', 'kernel', 'bus', 'dynamics', 'bias', 'bias']
     """
     low = word.lower()
     if low in _IRREGULAR:

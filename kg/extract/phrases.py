@@ -156,6 +156,7 @@ prevalent mainstream widespread contemporary seminal impressive suitable tractab
 great greater stronger simpler unstable prominent generalizable dimensional minimal
 """))
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ωℓ0-9][\w'ℓ-]*")
+_RUN = re.compile(rf"{_WORD.pattern}(?: {_WORD.pattern})*")  # words separated by single spaces
 _SENT_END = re.compile(r"[.!?;:]\s*$")
 
 
@@ -251,6 +252,7 @@ class _Index:
         self.ends: dict[str, tuple[int, ...]] = {w: tuple(sorted(n, reverse=True)) for w, n in lengths.items()}
 
         self._can_end: dict[str, bool] = {}
+        self._get1: dict[str, str | None] = {}
 
     def can_end(self, word: str) -> bool:
         """Whether a head (a lexicon term or a head noun) can end at ``word``; cached per word."""
@@ -268,8 +270,18 @@ class _Index:
             hit = self.terms.get(_key(words, keep_case=True))
         return hit
 
+    def get1(self, word: str) -> str | None:
+        """:meth:`get` of one word, cached per word."""
+        hit = self._get1.get(word, _MISSING)
+        if hit is _MISSING:
+            hit = self.get([word])
+            if len(self._get1) < 500_000:
+                self._get1[word] = hit
+        return hit
+
 
 _INDEXES: dict[int, _Index] = {}
+_MISSING = object()
 
 
 def _can_end_plain(word: str) -> bool:
@@ -290,17 +302,20 @@ def find_phrases(text: str, lookup: Callable[[str], object | None] | None = None
     """Noun phrases that extend a head with at least one modifier; ``lookup`` is the bound
     ``Lexicon.lookup`` of the lexicon whose terms serve as heads."""
     lookup = _index(lookup) if lookup is not None else None
-    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
-    n = len(words)
     title = _looks_like_title(text)
-    i = 0
-    while i < n:
-        # a run: words separated by single spaces only
-        j = i + 1
-        while j < n and text[words[j - 1][1]:words[j][0]] == " ":
-            j += 1
-        yield from reversed(list(_phrases_in_run(text, words[i:j], lookup, title)))
-        i = j
+    if lookup is not None:
+        cached, can_end = lookup._can_end.get, lookup.can_end
+    else:
+        cached, can_end = {}.get, _can_end_plain
+    for m in _RUN.finditer(text):  # a run: words separated by single spaces only
+        words = m.group(0).split(" ")
+        if not any((hit := cached(w)) or hit is None and can_end(w) for w in words):
+            continue  # the common case: no head in the run
+        run, pos = [], m.start()
+        for w in words:
+            run.append((pos, pos + len(w), w))
+            pos += len(w) + 1
+        yield from reversed(list(_phrases_in_run(text, run, lookup, title)))
 
 
 _DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "its", "their", "our", "each", "every", "any",
@@ -310,8 +325,12 @@ _BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "wo
 
 
 def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:
-    can_end = lookup.can_end if lookup is not None else _can_end_plain
-    ends_here = [e for e in range(len(run), 0, -1) if can_end(run[e - 1][2])]
+    if lookup is not None:  # the cached answers first: this runs for every word of every abstract
+        cached, can_end = lookup._can_end.get, lookup.can_end
+        ends_here = [e for e in range(len(run), 0, -1)
+                     if (hit := cached(run[e - 1][2])) or hit is None and can_end(run[e - 1][2])]
+    else:
+        ends_here = [e for e in range(len(run), 0, -1) if _can_end_plain(run[e - 1][2])]
     if not ends_here:
         return  # the common case: no head in the run
     initial0 = run[0][0] == 0 or bool(_SENT_END.search(text[max(0, run[0][0] - 3) : run[0][0]]))
@@ -426,21 +445,29 @@ _VERBISH = {"model", "design", "control", "search", "train", "learn", "transfer"
             "filter", "match", "rank", "align", "select", "shift", "bound", "test", "embed", "scale"}
 
 
+@lru_cache(maxsize=1 << 16)
+def _facts(word: str) -> tuple[str, str, str]:
+    """Of a possible head word: lower case, head noun (singular unless mixed case), last part."""
+    lower = word.lower()
+    low = _singular(lower) if word.islower() or word[1:].islower() else word
+    return lower, low, _singular(lower.rsplit("-", 1)[-1])
+
+
 def _head(run, e: int, lookup, title: bool = False) -> tuple[int | None, str, str]:
     """Where the head ending at word ``e`` starts, its label and head noun."""
     last = run[e - 1][2]
-    lower = last.lower()
-    low = _singular(lower) if last.islower() or last[1:].islower() else last
+    lower, low, last_part = _facts(last)
     if title and last[1:].islower():
         last = lower
     if lookup is not None:
-        last_part = _singular(lower.rsplit("-", 1)[-1])
+        ends = lookup.ends.get(last_part, ())
         # a longer term needs the word before to be one a term has there (most do not)
-        longer = "-" in lower or e >= 2 and run[e - 2][2].lower().rsplit("-", 1)[-1] in lookup.before.get(last_part, ())
-        for k in lookup.ends.get(last_part, ()):
+        longer = ends and ("-" in lower or e >= 2 and run[e - 2][2].lower().rsplit("-", 1)[-1]
+                           in lookup.before.get(last_part, ()))
+        for k in ends:
             if k > e or k > 1 and not longer:
                 continue
-            label = lookup.get([w for _, _, w in run[e - k : e]])
+            label = lookup.get1(run[e - 1][2]) if k == 1 else lookup.get([w for _, _, w in run[e - k : e]])
             if label in ("Technique", "Task", "Metric"):
                 if k == 1 and low in _NARROW:
                     break

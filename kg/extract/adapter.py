@@ -58,11 +58,18 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             return sents[k]
         return 0, len(text)
 
+    sentence_evidence: dict[tuple[int, int], Evidence] = {}  # one per sentence: records are immutable
+
+    def span_evidence(s0: int, s1: int) -> Evidence:
+        ev = sentence_evidence.get((s0, s1))
+        if ev is None:
+            ev = sentence_evidence[s0, s1] = Evidence(text[s0:s1], s0, s1)
+        return ev
+
     def evidence(m: Mention) -> Evidence:
         if m.field == "title":
             return Evidence(title, 0, len(title), "title")
-        s0, s1 = sentence_of(m.start)
-        return Evidence(text[s0:s1], s0, s1)
+        return span_evidence(*sentence_of(m.start))
 
     # group mentions into entities (label may be overridden by what the paper proposes)
     groups: dict[str, dict] = {}
@@ -136,7 +143,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         ev = evidence(e.mentions[0])
         if e.id in proposed_ids:
             rule, (p0, p1) = proposed_ids[e.id]
-            pev = Evidence(title, 0, len(title), "title") if rule == "title-colon" else Evidence(text[p0:p1], p0, p1)
+            pev = Evidence(title, 0, len(title), "title") if rule == "title-colon" else span_evidence(p0, p1)
             relations.append(Relation("PROPOSES", paper.id, e.id, pev, 0.9 if rule != "title-colon" else 0.85, rule))
             continue
         rule = groups[e.id]["rule"]
@@ -160,7 +167,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                     rel = MENTION_RELATION[e.type]
                     if (rel, pid, e.id) not in have:
                         have.add((rel, pid, e.id))
-                        relations.append(Relation(rel, pid, e.id, Evidence(text[s[0]:s[1]], s[0], s[1]),
+                        relations.append(Relation(rel, pid, e.id, span_evidence(*s),
                                                   0.6, "sentence"))
                     break
     for e in entities:  # a repository is the code of the proposal it names, else of the main one
@@ -175,7 +182,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         target = key_to_id.get(okey)
         for src in sources:
             if target and src != target:
-                relations.append(Relation(kind, src, target, Evidence(text[s0:s1], s0, s1), 0.6, "comparison"))
+                relations.append(Relation(kind, src, target, span_evidence(s0, s1), 0.6, "comparison"))
 
     if paper.github:  # a record's own code link
         from kg.extract.patterns import normalize_url

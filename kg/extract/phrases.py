@@ -160,6 +160,7 @@ _RUN = re.compile(rf"{_WORD.pattern}(?: {_WORD.pattern})*")  # words separated b
 _SENT_END = re.compile(r"[.!?;:]\s*$")
 
 
+@lru_cache(maxsize=1 << 16)
 def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
     """The modifier as it goes into the name, or None when the word cannot modify."""
     low = word.lower()
@@ -327,10 +328,11 @@ _BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "wo
 def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:
     if lookup is not None:  # the cached answers first: this runs for every word of every abstract
         cached, can_end = lookup._can_end.get, lookup.can_end
-        ends_here = [e for e in range(len(run), 0, -1)
+        ends_here = [e for e in range(len(run), 1, -1)
                      if (hit := cached(run[e - 1][2])) or hit is None and can_end(run[e - 1][2])]
     else:
-        ends_here = [e for e in range(len(run), 0, -1) if _can_end_plain(run[e - 1][2])]
+        ends_here = [e for e in range(len(run), 1, -1) if _can_end_plain(run[e - 1][2])]
+    # (a head that opens its run has no modifier before it: it never makes a phrase)
     if not ends_here:
         return  # the common case: no head in the run
     initial0 = run[0][0] == 0 or bool(_SENT_END.search(text[max(0, run[0][0] - 3) : run[0][0]]))

@@ -1,3 +1,6 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kg.extract.patterns import (
     ModelFinder,
     find_acronyms,
@@ -56,3 +59,19 @@ def test_task_phrases():
             "we enhance set-level image classification and decode predictions.")
     assert [f.name for f in find_task_phrases(text)] == \
         ["graph decomposition", "histopathology image classification", "set-level image classification"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("Aab-1 ")), min_size=1, max_size=5), min_size=1, max_size=6),
+       st.text(st.sampled_from(list("Aab-1 \t.")), max_size=12))
+def test_family_trie_matches_what_the_longest_first_alternation_matches(words, text):
+    import re
+
+    from kg.extract.patterns import _trie
+
+    flat = "|".join(re.escape(w).replace(r"\-", r"[-\s]").replace(r"\ ", r"[-\s]")
+                    for w in sorted(words, key=len, reverse=True))
+    for pattern in (r"({})(?![\w])", r"({})(1*)(?![\w-])"):
+        want = re.match(pattern.format(flat), text)
+        got = re.match(pattern.format(_trie(words)), text)
+        assert (want and want.groups()) == (got and got.groups())

@@ -10,10 +10,12 @@ and decoding in the parent about half of unpickling, and the parent is the seria
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 import orjson
 
@@ -44,6 +46,20 @@ def _extract_lines(papers: list[Paper], lexicon_dir: str, ner_model: str) -> lis
     return [orjson.dumps(e.to_json()) for e in extract_batch(papers, lexicon_dir, ner_model)]
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Run a block with the cyclic garbage collector off. Decoding records makes millions of
+    small objects and no cycles; with the collector on, each full collection walks every
+    record decoded so far, which took about half of the parent's decoding time (measured)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def decode(line: bytes) -> Extraction:
     return Extraction.from_json(orjson.loads(line))
 
@@ -69,10 +85,11 @@ class ExtractionPool:
         parts = list(chunks(papers))
         out: list[Extraction] = []
         n = len(parts)
-        for lines in self._pool.map(_extract_lines, parts, [self.args[0]] * n, [self.args[1]] * n):
-            out.extend(decode(line) for line in lines)
-            if progress:
-                progress(len(lines))
+        with paused_gc():
+            for lines in self._pool.map(_extract_lines, parts, [self.args[0]] * n, [self.args[1]] * n):
+                out.extend(decode(line) for line in lines)
+                if progress:
+                    progress(len(lines))
         return out
 
     def close(self) -> None:

@@ -318,7 +318,8 @@ def blocks(G: nx.MultiDiGraph, stats: Stats) -> Iterator[tuple[Iri, list[tuple[I
             yield s, sp
 
 
-def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS) -> list[tuple[str, str, int]]:
+def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
+                    counts: Counter | None = None) -> list[tuple[str, str, int]]:
     """``(technique, technique, papers)`` for every pair of techniques that at least
     ``min_papers`` papers use, ids in order, sorted by ids.
 
@@ -331,9 +332,11 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS) -> li
     >>> technique_pairs(G)
     [('technique:x', 'technique:y', 2)]
     """
+    if counts is not None:  # counted already (kg.rdf_nt counts them while writing the papers)
+        return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
     nodes, succ = G._node, G._succ
     techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
-    counts: Counter = Counter()
+    counts = Counter()
     for n, d in nodes.items():
         if d.get("label") != "Paper":
             continue
@@ -344,14 +347,15 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS) -> li
     return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
 
 
-def pair_blocks(G: nx.MultiDiGraph, stats: Stats) -> Iterator[tuple[Iri, list[tuple[Iri, Term]]]]:
+def pair_blocks(G: nx.MultiDiGraph, stats: Stats,
+                counts: Counter | None = None) -> Iterator[tuple[Iri, list[tuple[Iri, Term]]]]:
     """One ``kg:TechniquePair`` block per pair of :func:`technique_pairs`, after the data.
 
     Its IRI joins the two techniques' local names with ``--``, which slugs never contain."""
     member = ("kg", PAIR_MEMBER[0])
     papers = _t(prop_curie(PAIR.props[0]))
     cls = ("kg", PAIR.name)
-    for a, b, c in technique_pairs(G):
+    for a, b, c in technique_pairs(G, counts=counts):
         ta, tb = node_term(a), node_term(b)
         pairs = [(A, cls), (member, ta), (member, tb), (papers, Lit(str(c), "xsd:integer"))]
         stats.classes[PAIR.name] += 1
@@ -532,8 +536,9 @@ def rdf_chunks(G: nx.MultiDiGraph, fmt: str, base: str = DEFAULT_BASE, manifest:
     if fmt == "nt":  # the same bytes as rendering blocks(), several times faster: see kg.rdf_nt
         from kg.rdf_nt import nt_data_chunks
 
-        yield from nt_data_chunks(G, base, stats)
-        yield from w.nt_chunks(pair_blocks(G, stats))
+        pairs: Counter = Counter()
+        yield from nt_data_chunks(G, base, stats, pairs)
+        yield from w.nt_chunks(pair_blocks(G, stats, pairs))
         if void:
             yield from w.nt_chunks(void_blocks(stats, base, manifest or {}))
         return

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Iterator
+from itertools import combinations
 from operator import itemgetter
 
 import networkx as nx
@@ -133,8 +135,11 @@ def _edge_key(item):
     return str(item[0]), item[1], str(item[2])
 
 
-def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats) -> Iterator[str]:
-    """N-Triples of the graph's nodes, relations and provenance (no VoID), one chunk per node."""
+def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter | None = None) -> Iterator[str]:
+    """N-Triples of the graph's nodes, relations and provenance (no VoID), one chunk per node.
+
+    With ``pairs``, also counts the technique pairs of :func:`kg.rdf.technique_pairs` into it
+    on the way (the papers' edges are read here anyway), all pairs, before any threshold."""
     terms = _Terms(base)
     # networkx's own dicts (node -> data; u -> v -> key -> edge data): much faster than its views
     nodes, succ = G._node, G._succ
@@ -208,8 +213,11 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats) -> Iterator[str]
             rels = relations[label] = {}
         stmts: list[str] = []
         prev_v = prev_pred = last_pid = paper_iri = None
+        used = [] if pairs is not None and label == "Paper" else None  # techniques the paper uses
         for etype, v, k, ed in edges:
             lv, obj = target[v]
+            if used is not None and etype == "USES" and lv == "Technique" and (not used or used[-1] != v):
+                used.append(v)  # (edges come sorted by type and target)
             rel = rels.get((etype, lv))
             if rel is None:
                 rel = rels[(etype, lv)] = _relation(etype, label, lv, terms)
@@ -274,6 +282,8 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats) -> Iterator[str]
                     lines.append(f"{st} {edge_preds[name]} {lit} .\n")
                     counts[edge_preds[name]] = counts.get(edge_preds[name], 0) + 1
             stmts.append("".join(lines))
+        if used is not None and len(used) > 1:
+            pairs.update(combinations(used, 2))
         out.extend(stmts)
         yield "".join(out)
 

@@ -440,11 +440,48 @@ _VERBS = {"decode", "enhance", "leverage", "improve", "boost", "support", "tackl
           "help", "guide", "drive", "benefit", "facilitate", "accelerate", "outperform", "handle"}
 
 
+_TASK_HEAD = re.compile(r"(?<=\s)(?:" + "|".join(TASK_HEADS) + r")(?![\w-])")
+_RUN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _task_matches(text: str) -> Iterator[re.Match]:
+    """What ``_TASK.finditer(text)`` finds, about 3x faster: the pattern is tried only where a
+    match can start, at the first, second or third word before a head word (it spends most of
+    its time failing at every other lower-case word). Leftmost first, without overlaps."""
+    pos = 0
+    for hm in _TASK_HEAD.finditer(text):
+        h = hm.start()
+        if h < pos:
+            continue
+        starts, i = [], h
+        for _ in range(3):  # the words before the head, right to left
+            j = i
+            while j > 0 and text[j - 1].isspace():
+                j -= 1
+            if j == i:
+                break
+            k = j
+            while k > 0 and not text[k - 1].isspace():
+                k -= 1
+            r = j
+            while r > k and text[r - 1] in _RUN_CHARS:
+                r -= 1
+            starts.append(r)
+            if r != k:  # "(object": no word further left joins the phrase
+                break
+            i = k
+        for start in reversed(starts):
+            if start >= pos and (m := _TASK.match(text, start)):
+                yield m
+                pos = m.end()
+                break
+
+
 def find_task_phrases(text: str) -> Iterator[Found]:
     """Lower-case noun phrases headed by a task word: "retrosynthesis prediction",
     "video super-resolution", "graph decomposition". Leading function words and vague
     adjectives are trimmed; at least one content modifier must remain."""
-    for m in _TASK.finditer(text):
+    for m in _task_matches(text):
         words = m.group(1).split()
         start = m.start(1)
         while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS):

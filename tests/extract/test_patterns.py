@@ -75,3 +75,13 @@ def test_family_trie_matches_what_the_longest_first_alternation_matches(words, t
         want = re.match(pattern.format(flat), text)
         got = re.match(pattern.format(_trie(words)), text)
         assert (want and want.groups()) == (got and got.groups())
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["object", "detection", "image", "3d", "(video", "tracking,", "super-resolution",
+                                 "Graph", "x-ray", "segmentation", " ", "\n", "-", "detections", "a_b"]),
+                max_size=14).map(" ".join))
+def test_task_phrase_matches_are_what_the_pattern_finds_anywhere(text):
+    from kg.extract.patterns import _TASK, _task_matches
+
+    assert [m.span(1) for m in _task_matches(text)] == [m.span(1) for m in _TASK.finditer(text)]

@@ -261,7 +261,10 @@ def find_acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[A
 def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acronym]:
     for s0, s1 in sentences:
         sent = text[s0:s1]
-        for m in _SHORT.finditer(sent):
+        # each pattern needs a literal ("(", a naming word, ","): checking for it first is exact
+        # and skips most sentences without running the pattern
+        parens = "(" in sent
+        for m in _SHORT.finditer(sent) if parens else ():
             sf = m.group(1)
             if not _is_short_form(sf):
                 continue
@@ -270,7 +273,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
                 continue
             lf_end = s0 + len(sent[: m.start()].rstrip())
             yield Acronym(lf_end - len(lf), lf_end, lf, s0 + m.start(1), s0 + m.end(1), sf)
-        for m in _LONG_IN_PARENS.finditer(sent):
+        for m in _LONG_IN_PARENS.finditer(sent) if parens else ():
             sf, inner = m.group(1), m.group(2)
             if not _is_short_form(sf) or len(inner.split()) < 2:
                 continue
@@ -278,7 +281,8 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
             if lf is not None and lf == inner.strip():
                 start = s0 + m.start(2)
                 yield Acronym(start, start + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
-        for m in _NAMED_SHORT.finditer(sent):  # "federated adaptive ... optimization, named FADAS"
+        named = any(w in sent for w in _NAMING_WORDS)
+        for m in _NAMED_SHORT.finditer(sent) if named else ():  # "federated ... optimization, named FADAS"
             sf = m.group(1)
             if not _is_short_form(sf):
                 continue
@@ -286,7 +290,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
             lf = long_form(sf, before)
             if lf is not None and before.endswith(lf) and _plain_long_form(lf, sf):
                 yield Acronym(s0 + len(before) - len(lf), s0 + len(before), lf, s0 + m.start(1), s0 + m.end(1), sf)
-        for m in _SHORT_THEN_LONG.finditer(sent):  # "GAPN, a Generative Adversarial Policy Network"
+        for m in _SHORT_THEN_LONG.finditer(sent) if "," in sent else ():  # "GAPN, a Generative ..."
             sf = m.group(1)
             if not _is_short_form(sf):
                 continue
@@ -313,6 +317,7 @@ def _plain_long_form(lf: str, sf: str) -> bool:
 
 _NAMED_SHORT = re.compile(r",?\s+(?:named|called|dubbed|termed|coined|namely|abbreviated as|denoted as|denoted)"
                           r"\s+(?:as\s+)?([A-Za-zΑ-Ω][\w²³-]{1,11})(?![\w-])")
+_NAMING_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "abbreviated", "denoted")
 _SHORT_THEN_LONG = re.compile(r"(?<![\w-])([A-ZΑ-Ω][\w²³-]{1,11}),\s+(?:(?:a|an|the)\s+|(?:a|an|the)(?=[A-Z][a-z]))?")
 
 

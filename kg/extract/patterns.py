@@ -69,6 +69,7 @@ _PART = (r"(?:" + _SIZE + r"|A\d+(?:\.\d+)?B|v?\d+(?:\.\d+)*[a-z]?|VL|Instruct|C
 _TAIL = r"(?:(?:[-_]|(?<=[A-Za-z])(?=\d))" + _PART + r"|\s(?=" + _SIZE + r"\b)" + _SIZE + r")*"
 _GENERIC_MODEL = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]{2,}\d*(?:\.\d+)?(?:-[A-Z][A-Za-z]+)?)-(" + _SIZE + r")(?![\w-])")
 _SIZE_RE = re.compile(r"^" + _SIZE + r"$")
+_SIZED = re.compile(r"\d[BMKT]")
 _VARIANT_WORD = re.compile(r"^(?:VL|Instruct|Chat|Base|Coder|Math|Mini|Pro|Turbo|Flash|Omni|Vision|Audio|Lite|Nano)$")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 
@@ -135,7 +136,7 @@ class ModelFinder:
                 if not f.props:  # a bare family name: a lexicon Method or Technique of that name wins
                     f = Found(f.start, f.end, f.name, f.label, "model-generic", f.props)  # (ResNet, ViT)
                 yield f
-        for m in _GENERIC_MODEL.finditer(text):
+        for m in _GENERIC_MODEL.finditer(text) if _SIZED.search(text) else ():  # (a size needs a digit then B/M/K/T)
             if m.start() not in seen and m.group(2)[-1] in "BM":
                 f = self._parse(m.start(), m.end(), m.group(0), m.group(1), m.group(1), "-" + m.group(2))
                 yield Found(f.start, f.end, f.name, f.label, "model-generic", f.props)

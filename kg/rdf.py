@@ -24,9 +24,9 @@ Only what the schema allows is exported: properties a label does not declare and
 whose endpoints fall outside the relation's domain or range are skipped and counted in
 :attr:`ExportResult.skipped` (the CLI prints them), so every export conforms to the shapes.
 
-Speed (full graph, 23,545 papers, 2.0M triples, 2 busy cores): N-Triples 1.5 s (325 MB,
-written by :mod:`kg.rdf_nt`), Turtle 4.0 s; rdflib's ``Graph.serialize`` of the same triples
-takes 7.9 s (N-Triples) and 68 s (Turtle), after 59 s to build the Graph.
+Speed (full graph, 23,545 papers, 2.6M triples, 2 busy cores; ``bench/RESULTS.md``): N-Triples
+2.6 s (written by :mod:`kg.rdf_nt`), Turtle 6.0 s; rdflib's ``Graph.serialize`` of the same
+triples takes 13.2 s (N-Triples) and 77.5 s (Turtle), after 67 s to build the Graph.
 
 Derived statistics. After the data come ``kg:TechniquePair`` resources
 (``pair/<technique>--<technique>``): two ``kg:hasTechnique`` values and the number of papers that

@@ -12,9 +12,9 @@ term or a (predicate, object) pair:
 - predicates are counted per template, not per triple;
 - one chunk of text per node, the caller joins chunks into large writes.
 
-Full graph (23,545 papers, 2.0M triples, 325 MB, 2 busy cores): 1.5 s, 5.1x faster than
-rdflib's ``Graph.serialize`` of the same triples (7.9 s, after 59 s to build the Graph) and
-2x faster than writing the triples from pre-split strings with one f-string each (3.1 s).
+Full graph (23,545 papers, 2.6M triples, 2 busy cores; ``bench/RESULTS.md``): 2.6 s, 5.1x
+faster than rdflib's ``Graph.serialize`` of the same triples (13.2 s, after 67 s to build the
+Graph) and 1.5x faster than writing the triples from pre-split strings with one f-string each.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def _clean_once(text: str) -> str:
 _IRREGULAR = {"indices": "index", "matrices": "matrix", "vertices": "vertex", "analyses": "analysis",
               "hypotheses": "hypothesis", "data": "data", "criteria": "criterion",
               "phenomena": "phenomenon", "bases": "basis", "axes": "axis", "series": "series",
-              "species": "species", "gaussians": "gaussian", "biases": "bias", "aliases": "alias"}
+              "species": "species", "gaussians": "gaussian"}
 _NO_S = ("ss", "us", "is", "ias", "ics", "ous", "sis", "ness")
 
 
@@ -132,7 +132,7 @@ def singular(word: str) -> str:
         return word
     if low.endswith("ies") and len(low) > 4:
         return word[:-3] + "y"
-    if low.endswith(("sses", "ches", "shes", "xes", "zes")):
+    if low.endswith(("sses", "ches", "shes", "xes", "zes", "iases")):  # biases, aliases
         return word[:-2]
     return word[:-1]
 

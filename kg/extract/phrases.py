@@ -203,17 +203,7 @@ _S_WORDS = {"dynamics", "physics", "statistics", "mathematics", "economics", "ro
             "genomics", "kinematics", "linguistics", "semantics", "mechanics", "optics", "thermodynamics"}
 
 
-def _noun_singular(word: str) -> str:
-    """:func:`kg.text.singular`, but nouns in -ias stay whole ("bias", "biases" -> "bias")."""
-    low = word.lower()
-    if low.endswith("ias"):
-        return word
-    if low.endswith("iases"):
-        return word[:-2]
-    return singular(word)
-
-
-_singular = lru_cache(maxsize=1 << 16)(_noun_singular)
+_singular = lru_cache(maxsize=1 << 16)(singular)
 
 
 def _key(words: list[str], keep_case: bool = False) -> str:

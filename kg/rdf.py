@@ -332,18 +332,17 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
     >>> technique_pairs(G)
     [('technique:x', 'technique:y', 2)]
     """
-    if counts is not None:  # counted already (kg.rdf_nt counts them while writing the papers)
-        return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
-    nodes, succ = G._node, G._succ
-    techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
-    counts = Counter()
-    for n, d in nodes.items():
-        if d.get("label") != "Paper":
-            continue
-        used = sorted(v for v, keys in succ[n].items()
-                      if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
-        if len(used) > 1:
-            counts.update(combinations(used, 2))
+    if counts is None:  # (kg.rdf_nt counts them while writing the papers' edges)
+        nodes, succ = G._node, G._succ
+        techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
+        counts = Counter()
+        for n, d in nodes.items():
+            if d.get("label") != "Paper":
+                continue
+            used = sorted(v for v, keys in succ[n].items()
+                          if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
+            if len(used) > 1:
+                counts.update(combinations(used, 2))
     return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
 
 

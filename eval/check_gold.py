@@ -8,8 +8,9 @@ Checks (errors, exit code 1):
 * no duplicate ids; every id exists in its ``source`` file (ICLR 2024 ids are the OpenReview PDF
   names, see ``sample.paper_id``);
 * ``split`` is ``tune``/``heldout`` as ``sample.split_of`` gives for papers of the first draw,
-  and ``fresh`` exactly for papers of the fresh draw (``sample.sample_fresh``), whose source must
-  be the file it was drawn from;
+  ``fresh`` exactly for papers of the fresh draw (``sample.sample_fresh``) and ``train`` exactly
+  for papers of the train draw (``sample.sample_train``), whose source must be the file it was
+  drawn from;
 * entity labels are valid; each entity has a non-empty name and a list of string aliases; no name
   or alias is used by two entities of the same paper;
 * ``proposes`` ⊆ entity names; relation types are valid and both endpoints are entity names;
@@ -26,7 +27,7 @@ Usage::
 
     python eval/check_gold.py [--gold eval/gold/papers.jsonl] [--data ../shared/data/papers] [-v]
 
-Prints counts per label, per split (tune, heldout, fresh), per label and split, and per source
+Prints counts per label, per split (tune, heldout, fresh, train), per label and split, and per source
 at the end.
 """
 from __future__ import annotations
@@ -45,7 +46,7 @@ import sample  # noqa: E402
 KEYS = ["id", "source", "split", "entities", "proposes", "repositories", "relations"]
 LABELS = {"Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software"}
 RELATIONS = {"USES", "EVALUATED_ON", "ADDRESSES", "MEASURES", "COMPARED_WITH"}
-SPLITS = ("tune", "heldout", sample.FRESH_SPLIT)
+SPLITS = ("tune", "heldout", sample.FRESH_SPLIT, sample.TRAIN_SPLIT)
 MAX_NAME = 80
 
 
@@ -66,6 +67,9 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
         papers[src] = {sample.paper_id(r): r for r in sample.load(data / src)}
 
     fresh = {sample.paper_id(r): src for src, r in sample.sample_fresh(data)}
+    train = {sample.paper_id(r): src for src, r in sample.sample_train(data)}
+    drawn = {sample.FRESH_SPLIT: fresh, sample.TRAIN_SPLIT: train}
+    drawn_split = {pid: name for name, ids in drawn.items() for pid in ids}
     recs = []
     seen: set[str] = set()
     for ln, line in enumerate(gold.read_text(encoding="utf-8").splitlines(), 1):
@@ -94,13 +98,14 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
             continue
         if rec["split"] not in SPLITS:
             errors.append(f"{where}: split {rec['split']!r}")
-        elif pid in fresh:
-            if rec["split"] != sample.FRESH_SPLIT:
-                errors.append(f"{where}: in the fresh draw but split {rec['split']!r}")
-            if src != fresh[pid]:
-                errors.append(f"{where}: fresh draw took it from {fresh[pid]}, not {src}")
-        elif rec["split"] == sample.FRESH_SPLIT:
-            errors.append(f"{where}: split fresh but not in the fresh draw")
+        elif pid in drawn_split:
+            name = drawn_split[pid]
+            if rec["split"] != name:
+                errors.append(f"{where}: in the {name} draw but split {rec['split']!r}")
+            if src != drawn[name][pid]:
+                errors.append(f"{where}: {name} draw took it from {drawn[name][pid]}, not {src}")
+        elif rec["split"] in drawn:
+            errors.append(f"{where}: split {rec['split']} but not in the {rec['split']} draw")
         elif rec["split"] != sample.split_of(pid):
             errors.append(f"{where}: split {rec['split']} but hash gives {sample.split_of(pid)}")
         text = _norm(f"{paper.get('title') or ''} . {paper.get('abstract') or ''}")
@@ -153,13 +158,14 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
         recs.append(rec)
 
     expected = {sample.paper_id(r) for _, r in sample.sample(data)}
-    first = seen - set(fresh)
+    first = seen - set(drawn_split)
     if first != expected:
         warnings.append(f"gold ids differ from sample.py: {len(first - expected)} extra, "
                         f"{len(expected - first)} missing")
-    if seen & set(fresh) != set(fresh):
-        warnings.append(f"fresh split: {len(set(fresh) - seen)} of {len(fresh)} drawn papers "
-                        "not annotated yet")
+    for name, ids in drawn.items():
+        if seen & set(ids) != set(ids):
+            warnings.append(f"{name} split: {len(set(ids) - seen)} of {len(ids)} drawn papers "
+                            "not annotated yet")
 
     for w in warnings if verbose else []:
         print("warning:", w)

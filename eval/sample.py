@@ -24,11 +24,16 @@ split, made after ``heldout`` had been looked at during development. Seed
 (10 + 10 + 10 + 5 + 5, see ``FRESH_PLAN``), and no paper of the first draw. Every paper of this
 draw is in split ``fresh``; the hash split does not apply to it.
 
+Train draw (:func:`sample_train`): a third draw of 80 papers for the ``train`` split, where rules
+and learned components may be fitted freely. Seed ``random.Random(2028)``, same files, filters and
+abstract rule, ``TRAIN_PLAN`` (20 + 20 + 20 + 10 + 10), and no paper of the first two draws.
+
 Usage::
 
     python eval/sample.py                 # source_file<TAB>id
     python eval/sample.py --with-split    # source_file<TAB>id<TAB>split
     python eval/sample.py --fresh         # the fresh draw (with --with-split: split "fresh")
+    python eval/sample.py --train         # the train draw (with --with-split: split "train")
     python eval/sample.py --data DIR      # paper lists elsewhere (default ../shared/data/papers)
 """
 from __future__ import annotations
@@ -61,6 +66,16 @@ FRESH_PLAN = [
     ("neurips2023.jsonl", "all", 10),
     ("paperlists-2010-2025.jsonl", "2010-2020", 5),
     ("paperlists-2010-2025.jsonl", "2021-2025", 5),
+]
+
+TRAIN_SEED = 2028
+TRAIN_SPLIT = "train"
+TRAIN_PLAN = [
+    ("icml2024.jsonl", "all", 20),
+    ("iclr2024.jsonl", "all", 20),
+    ("neurips2023.jsonl", "all", 20),
+    ("paperlists-2010-2025.jsonl", "2010-2020", 10),
+    ("paperlists-2010-2025.jsonl", "2021-2025", 10),
 ]
 
 
@@ -128,17 +143,30 @@ def sample_fresh(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     return _draw(data_dir, FRESH_SEED, FRESH_PLAN, exclude)
 
 
+def sample_train(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
+    """The ``train`` draw: ``TRAIN_PLAN`` with ``TRAIN_SEED``, excluding both earlier draws."""
+    exclude = {paper_id(r) for _, r in sample(data_dir)}
+    exclude |= {paper_id(r) for _, r in sample_fresh(data_dir)}
+    return _draw(data_dir, TRAIN_SEED, TRAIN_PLAN, exclude)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--with-split", action="store_true")
     ap.add_argument("--fresh", action="store_true", help="print the fresh draw (split 'fresh')")
+    ap.add_argument("--train", action="store_true", help="print the train draw (split 'train')")
     args = ap.parse_args()
     lines = []
-    drawn = sample_fresh(args.data) if args.fresh else sample(args.data)
+    if args.fresh:
+        drawn = sample_fresh(args.data)
+    elif args.train:
+        drawn = sample_train(args.data)
+    else:
+        drawn = sample(args.data)
     for fname, rec in drawn:
         pid = paper_id(rec)
-        split = FRESH_SPLIT if args.fresh else split_of(pid)
+        split = FRESH_SPLIT if args.fresh else TRAIN_SPLIT if args.train else split_of(pid)
         lines.append(f"{fname}\t{pid}" + (f"\t{split}" if args.with_split else ""))
     try:
         sys.stdout.write("\n".join(lines) + "\n")

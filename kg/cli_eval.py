@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_cmd(
         gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner') or paper-level gold.")],
-        pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now.")] = None,
+        pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now, or a second paper-level annotation of the same papers (agreement).")] = None,
         split: Annotated[str, typer.Option("--split", help="Paper-level gold split: tune, heldout, fresh or all.")] = "heldout",
         papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -30,6 +30,7 @@ def register(app: typer.Typer) -> None:
         """
         from kg.errors import InputError
         from kg.evaluate import (
+            gold_extractions,
             gold_papers,
             read_paper_gold,
             read_scier,
@@ -51,10 +52,15 @@ def register(app: typer.Typer) -> None:
             rows = read_paper_gold(gold, split)
             ps = None if pred else gold_papers(rows, papers)
         if pred is not None:
-            by_id = {}
-            for line in pred.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    ex = Extraction.from_json(json.loads(line))
+            if not pred.exists():
+                raise InputError(f"{pred}: no such prediction file")
+            lines = [json.loads(x) for x in pred.read_text(encoding="utf-8").splitlines() if x.strip()]
+            if lines and "proposes" in lines[0]:  # another annotation of the gold papers
+                by_id = {ex.paper.id: ex for ex in gold_extractions(lines)}
+            else:
+                by_id = {}
+                for d in lines:
+                    ex = Extraction.from_json(d)
                     by_id[ex.paper.id] = ex
             ids = [p.id for p in ps] if ps else [r["id"] for r in rows]
             missing = [i for i in ids if i not in by_id]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError
-from kg.records import Extraction, Paper
+from kg.records import Entity, Extraction, Paper, Relation
 from kg.text import clean, fold
 
 # our labels -> SciER's three
@@ -163,6 +163,30 @@ def gold_papers(rows: list[dict], papers_dir: Path) -> list[Paper]:
     if missing:
         raise InputError(f"gold papers not found in {papers_dir}: {', '.join(missing[:5])}")
     return [found[r["id"]] for r in rows]
+
+
+def gold_extractions(rows: list[dict]) -> list[Extraction]:
+    """Paper-level gold rows as extraction records, so a second annotation of the same papers can
+    be scored against the first (inter-annotator agreement) by :func:`score_papers`.
+
+    Entities keep their label, name and aliases; ``proposes`` become PROPOSES edges from the paper,
+    repositories Repository entities (with HAS_CODE from a single proposed name, the reading the
+    scorer applies to the gold), and relations keep their type."""
+    out = []
+    for row in rows:
+        pid = row["id"]
+        ids = {e["name"]: f"{e['label']}:{e['name']}" for e in row["entities"]}
+        ents = [Entity(id=ids[e["name"]], type=e["label"], name=e["name"], aliases=tuple(e.get("aliases", ())))
+                for e in row["entities"]]
+        ents += [Entity(id=f"Repository:{u}", type="Repository", name=u) for u in row.get("repositories", ())]
+        rels = [Relation("PROPOSES", pid, ids[n]) for n in row.get("proposes", ()) if n in ids]
+        if len(row.get("proposes", ())) == 1 and row["proposes"][0] in ids:
+            rels += [Relation("HAS_CODE", ids[row["proposes"][0]], f"Repository:{u}")
+                     for u in row.get("repositories", ())]
+        rels += [Relation(r["type"], ids[r["source"]], ids[r["target"]]) for r in row.get("relations", ())
+                 if r["source"] in ids and r["target"] in ids]
+        out.append(Extraction(paper=Paper(id=pid, abstract=""), entities=tuple(ents), relations=tuple(rels)))
+    return out
 
 
 def _keys(name: str, aliases: Iterable[str]) -> set[str]:

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.evaluate import Score, norm, scier_papers, score_papers, score_scier
+from kg.evaluate import Score, gold_extractions, norm, scier_papers, score_papers, score_scier
 from kg.records import Entity, Extraction, Mention, Paper, Relation
 
 SENTENCES = [
@@ -79,3 +79,27 @@ def test_model_families_implied_by_sized_names_are_not_predictions():
              "proposes": [], "repositories": [], "relations": []}]
     res = score_papers(gold, [ex])
     assert res["labels"]["Model"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 1, "fp": 0, "fn": 0}
+
+
+def test_a_second_annotation_scores_as_agreement(tmp_path):
+    first = {"id": "p3", "source": "x.jsonl", "split": "fresh",
+             "entities": [{"label": "Method", "name": "Foo Network", "aliases": ["FN"]},
+                          {"label": "Task", "name": "control", "aliases": []},
+                          {"label": "Technique", "name": "reinforcement learning", "aliases": ["RL"]}],
+             "proposes": ["Foo Network"], "repositories": ["github.com/a/b"],
+             "relations": [{"type": "USES", "source": "Foo Network", "target": "reinforcement learning"}]}
+    second = {**first, "entities": [{"label": "Method", "name": "FN", "aliases": []},
+                                    {"label": "Technique", "name": "RL", "aliases": []},
+                                    {"label": "Metric", "name": "return", "aliases": []}],
+              "proposes": ["FN"], "relations": [{"type": "USES", "source": "FN", "target": "RL"}]}
+    res = score_papers([first], gold_extractions([second]))
+    assert res["labels"]["Method"]["tp"] == 1 and res["labels"]["Technique"]["tp"] == 1
+    assert res["labels"]["Task"]["fn"] == 1 and res["labels"]["Metric"]["fp"] == 1
+    assert res["proposes"]["f1"] == 1.0 and res["relations"]["tp"] == 1 and res["has_code"]["tp"] == 1
+    # the same through the CLI: --pred takes a second annotation file as well as kg extract output
+    gold, pred = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    gold.write_text(json.dumps(first) + "\n")
+    pred.write_text(json.dumps(second) + "\n")
+    out = CliRunner().invoke(app, ["eval", str(gold), "--pred", str(pred), "--split", "all", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["micro"] == res["micro"]

@@ -8,8 +8,8 @@ Checks (errors, exit code 1):
 * no duplicate ids; every id exists in its ``source`` file (ICLR 2024 ids are the OpenReview PDF
   names, see ``sample.paper_id``);
 * ``split`` is ``tune``/``heldout`` as ``sample.split_of`` gives for papers of the first draw,
-  ``fresh`` exactly for papers of the fresh draw (``sample.sample_fresh``) and ``train`` exactly
-  for papers of the train draw (``sample.sample_train``), whose source must be the file it was
+  ``fresh`` exactly for papers of the fresh draw (``sample.sample_fresh``) and ``train`` / ``bulk``
+  exactly for papers of the train / bulk draws (``sample.sample_train``, ``sample_bulk``), whose source must be the file it was
   drawn from;
 * entity labels are valid; each entity has a non-empty name and a list of string aliases; no name
   or alias is used by two entities of the same paper;
@@ -27,7 +27,7 @@ Usage::
 
     python eval/check_gold.py [--gold eval/gold/papers.jsonl] [--data ../shared/data/papers] [-v]
 
-Prints counts per label, per split (tune, heldout, fresh, train), per label and split, and per source
+Prints counts per label, per split (tune, heldout, fresh, train, bulk), per label and split, and per source
 at the end.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ import sample  # noqa: E402
 KEYS = ["id", "source", "split", "entities", "proposes", "repositories", "relations"]
 LABELS = {"Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software"}
 RELATIONS = {"USES", "EVALUATED_ON", "ADDRESSES", "MEASURES", "COMPARED_WITH"}
-SPLITS = ("tune", "heldout", sample.FRESH_SPLIT, sample.TRAIN_SPLIT)
+SPLITS = ("tune", "heldout", sample.FRESH_SPLIT, sample.TRAIN_SPLIT, sample.BULK_SPLIT)
 MAX_NAME = 80
 
 
@@ -68,7 +68,8 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
 
     fresh = {sample.paper_id(r): src for src, r in sample.sample_fresh(data)}
     train = {sample.paper_id(r): src for src, r in sample.sample_train(data)}
-    drawn = {sample.FRESH_SPLIT: fresh, sample.TRAIN_SPLIT: train}
+    bulk = {sample.paper_id(r): src for src, r in sample.sample_bulk(data)}
+    drawn = {sample.FRESH_SPLIT: fresh, sample.TRAIN_SPLIT: train, sample.BULK_SPLIT: bulk}
     drawn_split = {pid: name for name, ids in drawn.items() for pid in ids}
     recs = []
     seen: set[str] = set()

@@ -28,12 +28,18 @@ Train draw (:func:`sample_train`): a third draw of 80 papers for the ``train`` s
 and learned components may be fitted freely. Seed ``random.Random(2028)``, same files, filters and
 abstract rule, ``TRAIN_PLAN`` (20 + 20 + 20 + 10 + 10), and no paper of the first two draws.
 
+Bulk draw (:func:`sample_bulk`): 320 more papers for the ``bulk`` split, annotated the same way
+so that data-driven parts (lexicon growth by annotation rate, a trained span model) have
+enough examples. Seed ``random.Random(2029)``, ``BULK_PLAN`` (80 + 80 + 80 + 40 + 40), and no
+paper of the earlier draws. Development data, like ``train``.
+
 Usage::
 
     python eval/sample.py                 # source_file<TAB>id
     python eval/sample.py --with-split    # source_file<TAB>id<TAB>split
     python eval/sample.py --fresh         # the fresh draw (with --with-split: split "fresh")
     python eval/sample.py --train         # the train draw (with --with-split: split "train")
+    python eval/sample.py --bulk          # the bulk draw (with --with-split: split "bulk")
     python eval/sample.py --data DIR      # paper lists elsewhere (default ../shared/data/papers)
 """
 from __future__ import annotations
@@ -76,6 +82,16 @@ TRAIN_PLAN = [
     ("neurips2023.jsonl", "all", 20),
     ("paperlists-2010-2025.jsonl", "2010-2020", 10),
     ("paperlists-2010-2025.jsonl", "2021-2025", 10),
+]
+
+BULK_SEED = 2029
+BULK_SPLIT = "bulk"
+BULK_PLAN = [
+    ("icml2024.jsonl", "all", 80),
+    ("iclr2024.jsonl", "all", 80),
+    ("neurips2023.jsonl", "all", 80),
+    ("paperlists-2010-2025.jsonl", "2010-2020", 40),
+    ("paperlists-2010-2025.jsonl", "2021-2025", 40),
 ]
 
 
@@ -150,23 +166,35 @@ def sample_train(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     return _draw(data_dir, TRAIN_SEED, TRAIN_PLAN, exclude)
 
 
+def sample_bulk(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
+    """The ``bulk`` draw: ``BULK_PLAN`` with ``BULK_SEED``, excluding the three earlier draws."""
+    exclude = {paper_id(r) for _, r in sample(data_dir)}
+    exclude |= {paper_id(r) for _, r in sample_fresh(data_dir)}
+    exclude |= {paper_id(r) for _, r in sample_train(data_dir)}
+    return _draw(data_dir, BULK_SEED, BULK_PLAN, exclude)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--with-split", action="store_true")
     ap.add_argument("--fresh", action="store_true", help="print the fresh draw (split 'fresh')")
     ap.add_argument("--train", action="store_true", help="print the train draw (split 'train')")
+    ap.add_argument("--bulk", action="store_true", help="print the bulk draw (split 'bulk')")
     args = ap.parse_args()
     lines = []
     if args.fresh:
         drawn = sample_fresh(args.data)
     elif args.train:
         drawn = sample_train(args.data)
+    elif args.bulk:
+        drawn = sample_bulk(args.data)
     else:
         drawn = sample(args.data)
     for fname, rec in drawn:
         pid = paper_id(rec)
-        split = FRESH_SPLIT if args.fresh else TRAIN_SPLIT if args.train else split_of(pid)
+        split = (FRESH_SPLIT if args.fresh else TRAIN_SPLIT if args.train
+                 else BULK_SPLIT if args.bulk else split_of(pid))
         lines.append(f"{fname}\t{pid}" + (f"\t{split}" if args.with_split else ""))
     try:
         sys.stdout.write("\n".join(lines) + "\n")

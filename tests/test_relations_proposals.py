@@ -106,3 +106,31 @@ def test_repository_goes_to_the_proposal_it_names(extractor):
     names = {e.id: e.name for e in ex.entities}
     code = [(names[r.source], names[r.target]) for r in ex.relations if r.type == "HAS_CODE" and r.source in names]
     assert code == [("Robust Graph Bottleneck", "github.com/acme/RGBX")]
+
+
+@pytest.mark.parametrize("title, abstract, name", [
+    ("Adaptive Pivot Sampling for Streaming Regression",
+     "Streams are hard. Adaptive pivot sampling keeps a small reservoir and beats uniform sampling.",
+     "Adaptive Pivot Sampling"),
+    ("Banded Kernel Factorization", "We study banded kernel factorization on graphs and give an algorithm.",
+     "Banded Kernel Factorization"),
+])
+def test_title_lead_names_what_the_abstract_repeats(extractor, title, abstract, name):
+    props = {k.lower(): v for k, v in proposed(extractor, abstract, title=title).items()}
+    assert name.lower() in props and props[name.lower()].type == "Method"
+
+
+@pytest.mark.parametrize("title, abstract", [
+    # the abstract never repeats the title's phrase
+    ("Adaptive Pivot Sampling for Streaming Regression", "We keep a small reservoir of points."),
+    # a task, a known technique and a sentence are not method names
+    ("Semantic Image Synthesis with Few Labels", "Semantic image synthesis is studied here."),
+    ("Federated Learning with Noisy Clients", "Federated learning with noisy clients is hard."),
+    ("Random Masking Finds Winning Tickets", "Random masking finds winning tickets."),
+    # something else is proposed already
+    ("Adaptive Pivot Sampling for Regression", "We propose PIVOT, an adaptive pivot sampling scheme."),
+])
+def test_title_lead_needs_an_echo_and_a_name(extractor, title, abstract):
+    props = {k.lower() for k in proposed(extractor, abstract, title=title)}
+    assert not {"adaptive pivot sampling", "semantic image synthesis", "federated learning",
+                "random masking finds winning tickets", "random masking"} & props

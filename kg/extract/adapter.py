@@ -20,6 +20,10 @@ CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5}
 
 
+# a name in the title's opening phrase is the weakest reading of a proposal
+_PROPOSES_CONFIDENCE = {"title-colon": 0.85, "title-lead": 0.6}
+
+
 def repository_id(name: str) -> str:
     return entity_id("Repository", name)
 
@@ -51,6 +55,12 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
             proposed.setdefault(tp[0], (tp[1], "title-colon", (0, len(title))))
         for key, val in title_doc.user_data.get("kg_proposed", {}).items():
             proposed.setdefault(key, val)
+        if not proposed:  # a method named only in the title's opening phrase
+            from kg.extract.relations import title_lead_proposal
+
+            lead = title_lead_proposal(title_doc, text)
+            if lead is not None:
+                proposed[lead[0]] = (lead[1], "title-lead", (0, len(title)))
 
     def sentence_of(pos: int) -> tuple[int, int]:
         k = bisect_right(sent_starts, pos) - 1
@@ -143,8 +153,9 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         ev = evidence(e.mentions[0])
         if e.id in proposed_ids:
             rule, (p0, p1) = proposed_ids[e.id]
-            pev = Evidence(title, 0, len(title), "title") if rule == "title-colon" else span_evidence(p0, p1)
-            relations.append(Relation("PROPOSES", paper.id, e.id, pev, 0.9 if rule != "title-colon" else 0.85, rule))
+            from_title = rule in ("title-colon", "title-lead")
+            pev = Evidence(title, 0, len(title), "title") if from_title else span_evidence(p0, p1)
+            relations.append(Relation("PROPOSES", paper.id, e.id, pev, _PROPOSES_CONFIDENCE.get(rule, 0.9), rule))
             continue
         rule = groups[e.id]["rule"]
         relations.append(Relation(MENTION_RELATION[e.type], paper.id, e.id, ev,

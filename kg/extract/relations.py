@@ -222,6 +222,80 @@ def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
     return (label, name), label
 
 
+# Title Case phrases that open a title without naming a method: evaluative or generic openers,
+# and heads that make the phrase a task, a result or a property ("Semantic Image Synthesis ...",
+# "Concentration Inequalities for ...", "Individual Fairness in ...")
+_LEAD_OPENERS = _NOT_NAMES | {"efficient", "fast", "scalable", "robust", "simple", "practical", "generalized",
+                              "improved", "better", "unified", "provably", "deep", "unsupervised",
+                              "self-supervised", "training", "generator"}
+_LEAD_HEADS_NOT = _TITLE_HEAD_NOT | {
+    "synthesis", "clustering", "estimation", "generation", "prediction", "forecasting", "classification",
+    "segmentation", "detection", "recognition", "bound", "inequality", "analysis", "guarantee", "mode",
+    "functional", "player", "selection", "fairness", "space", "vector", "vision", "bandit", "network",
+    "representation", "concentration", "compressibility", "generalisation", "generalization", "overfitting",
+    "based", "even"}
+_LEAD_VERBS = {"emerge", "emerges", "optimizes", "optimize", "finds", "find", "recovers", "recover", "exist",
+               "exists", "born", "meets", "meet", "is", "are", "can", "boosts", "boost", "improves", "improve",
+               "made", "makes", "make"}
+_LEAD_END = re.compile(r"\s+(?:for|via|with|in|under|using|from|on|through|by|to|and|of)\s+|\s*[:?]\s*|\s+-\s+")
+
+
+def title_lead(title: str) -> str | None:
+    """The method a title names in its opening phrase, for a paper whose abstract names none:
+    "Adaptive Selective Sampling for Online Prediction with Experts" -> "Adaptive Selective
+    Sampling", "Sequential Kernelized Stein Discrepancy" -> itself. The phrase runs up to the
+    first preposition, "and", or colon; it must be 2-6 Title Case words, not open with an
+    ordinary title word or a verb in -ing, not end in a task, result or property word, hold no
+    verb (the lexicon and abstract checks are :func:`title_lead_proposal`'s).
+
+    >>> title_lead("Adaptive Selective Sampling for Online Prediction with Experts")
+    'Adaptive Selective Sampling'
+    >>> [title_lead(t) for t in ("Semantic Image Synthesis with Unconditional Generator",
+    ...  "Towards Robust Federated Learning", "Random Masking Finds Winning Tickets")]
+    [None, None, None]
+    """
+    t = title.strip().rstrip(".")
+    m = _LEAD_END.search(t)
+    phrase = t[: m.start()] if m else t
+    words = phrase.split()
+    if not 2 <= len(words) <= 6:
+        return None
+    first, head = words[0].lower(), singular(words[-1].lower().rstrip(","))
+    if first in _LEAD_OPENERS or first.endswith("ing") or head in _LEAD_HEADS_NOT:
+        return None
+    if any(w.lower() in _LEAD_VERBS for w in words[1:]):
+        return None
+    if not all(w[:1].isupper() or w[:1].isdigit() or w in ("and", "of", "for") for w in words):
+        return None
+    return phrase
+
+
+def title_lead_proposal(doc: Doc, abstract: str) -> tuple[tuple[str, str], str] | None:
+    """:func:`title_lead` on a title Doc, as ``title_proposal`` returns it: the (label, name) key
+    and the label; the phrase becomes a Method span of the title unless a finder already read
+    it. The abstract must repeat the phrase (word stems in order): on the development gold that
+    raised the rule's precision from 20 of 36 to 8 of 10. A phrase the lexicon knows
+    ("Federated Learning", "Gaussian Processes") names no new method."""
+    name = title_lead(doc_text(doc))
+    if name is None:
+        return None
+    said = " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", abstract)) + " "
+    if " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", name)) + " " not in said:
+        return None
+    end = len(name)
+    if any(lx.start_char == 0 and lx.end_char == end for lx in doc.spans.get("kg_lexicon", [])):
+        return None
+    for sp in doc.spans.get("kg", []):
+        if sp.start_char == 0 and sp.end_char == end:
+            return (sp.label_, sp.kb_id_), "Method"  # a named method, however the phrase was read
+    sp = doc.char_span(0, end, label="Method", kb_id=name)
+    if sp is None:
+        return None
+    sp.id_ = "new-name"
+    doc.spans["kg"] = sorted([*doc.spans.get("kg", []), sp], key=lambda s: s.start)
+    return ("Method", name), "Method"
+
+
 _ECHO_SKIP = {"a", "an", "the", "novel", "new", "our", "this", "simple", "efficient", "effective", "first", "general",
               "unified", "principled", "practical", "scalable", "robust", "generic", "flexible", "fast", "modular"}
 _ECHO_STOP = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "from", "at", "as", "or", "that", "which",

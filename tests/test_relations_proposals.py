@@ -134,3 +134,19 @@ def test_title_lead_needs_an_echo_and_a_name(extractor, title, abstract):
     props = {k.lower() for k in proposed(extractor, abstract, title=title)}
     assert not {"adaptive pivot sampling", "semantic image synthesis", "federated learning",
                 "random masking finds winning tickets", "random masking"} & props
+
+
+def test_a_proposed_method_relates_to_what_the_authors_say_they_use(extractor):
+    from kg.records import Paper
+
+    ex = extractor.extract(Paper(id="p", title="", abstract=(
+        "We propose FooNet, a new network. Graph neural networks are popular in chemistry. "
+        "We evaluate it on CIFAR-10 for image classification with dropout.")))
+    names = {e.id: e.name for e in ex.entities}
+    edges = {(r.type, names.get(r.source), names[r.target], r.rule) for r in ex.relations
+             if r.source in names and r.target in names}
+    assert ("EVALUATED_ON", "FooNet", "CIFAR-10", "author-sentence") in edges
+    assert ("ADDRESSES", "FooNet", "image classification", "author-sentence") in edges
+    assert ("USES", "FooNet", "dropout", "author-sentence") in edges
+    # a sentence that neither names FooNet nor speaks of the authors' work links nothing to it
+    assert not any(src == "FooNet" and dst == "graph neural network" for _, src, dst, _ in edges)

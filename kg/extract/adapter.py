@@ -20,6 +20,8 @@ CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5}
 
 
+# a sentence in which the authors speak of their work
+_AUTHOR_CUE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]he proposed|[Tt]his (?:method|approach|framework|algorithm|model)|[Ii]t)\b")
 # a name in the title's opening phrase is the weakest reading of a proposal
 _PROPOSES_CONFIDENCE = {"title-colon": 0.85, "title-lead": 0.6}
 
@@ -161,10 +163,13 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         relations.append(Relation(MENTION_RELATION[e.type], paper.id, e.id, ev,
                                   CONFIDENCE.get(rule, 0.6) * 0.85, f"mention:{rule}"))
 
-    # the proposed entity relates to what shares a sentence with it
+    # the proposed entity relates to what shares a sentence with it, and a proposed method also to
+    # what the sentences in which the authors speak of their work name ("We evaluate it on ...")
     have = {(r.type, r.source, r.target) for r in relations} if proposed_ids else set()
+    authors = {s for s in sents if _AUTHOR_CUE.search(text, s[0], s[1])} if proposed_ids else set()
     for pid in sorted(proposed_ids):
         p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions if m.field == "abstract"}
+        speaks = authors if ent_by_id[pid].type in ("Method", "Technique", "Model", "Software") else set()
         done: set[tuple[str, str]] = set()
         for e in entities:
             if e.id == pid or e.id in derived or e.type == "Repository" and len(proposed_ids) > 1:
@@ -173,13 +178,13 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                 if m.field != "abstract":
                     continue
                 s = sentence_of(m.start)
-                if s in p_sents and (e.id, s) not in done:
+                if (s in p_sents or s in speaks) and (e.id, s) not in done:
                     done.add((e.id, s))
                     rel = MENTION_RELATION[e.type]
                     if (rel, pid, e.id) not in have:
                         have.add((rel, pid, e.id))
-                        relations.append(Relation(rel, pid, e.id, span_evidence(*s),
-                                                  0.6, "sentence"))
+                        relations.append(Relation(rel, pid, e.id, span_evidence(*s), 0.6 if s in p_sents else 0.5,
+                                                  "sentence" if s in p_sents else "author-sentence"))
                     break
     for e in entities:  # a repository is the code of the proposal it names, else of the main one
         if e.type != "Repository" or not e.mentions or not proposed_ids:

@@ -38,3 +38,18 @@ def test_one_word_tasks_in_lists(extractor, text, expected):
 ])
 def test_names_of_models(extractor, text, expected):
     assert [x for x in spans(extractor, text) if x[0] == "FoldMPNX"] == expected
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We report results on MNIST, BA-Shapes and Tree-Cycles.", "BA-Shapes"),
+    ("Experiments on ImageNet or QuuxSet show gains.", "QuuxSet"),
+    ("We evaluate on PartImageNet as well.", "PartImageNet"),  # built on a known dataset's name
+    ("Results on DVS-CIFAR10 are strong.", "DVS-CIFAR10"),
+])
+def test_names_listed_with_or_built_on_datasets_are_datasets(extractor, text, name):
+    assert (name, "Dataset") in spans(extractor, text)
+
+
+def test_a_list_without_a_dataset_stays_as_it_was(extractor):
+    labels = dict(spans(extractor, "We compare FooNet, BarNet and BazNet."))
+    assert labels.get("BarNet") != "Dataset" and labels.get("FooNet") != "Dataset"

@@ -23,6 +23,7 @@ Components, in order (each annotates the Doc in place):
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import cache
 from pathlib import Path
@@ -273,6 +274,8 @@ class EntityMerger:
                 if entry is not None and entry.label != "Model":
                     cands.append((f.start, f.end, entry.label, entry.name, "lexicon"))
                     continue
+                if f.label == "Method" and _dataset_inside(self.lexicon, f.name):
+                    f = dataclasses.replace(f, label="Dataset")
             cands.append((f.start, f.end, f.label, f.name, f.rule))
             if f.props:
                 info.setdefault((f.label, f.name), {}).setdefault("props", dict(f.props))
@@ -317,6 +320,26 @@ class EntityMerger:
         doc.spans["kg"] = spans
         doc.user_data["kg_info"] = info
         return doc
+
+
+@cache
+def _dataset_names(lexicon: Lexicon) -> re.Pattern:
+    """Known dataset names of five characters or more that carry a capital or digit, as one
+    case-sensitive pattern: the parts a derived dataset's name is built from."""
+    names = {s for e in lexicon.entries if e.label == "Dataset" for s in (e.name, *e.aliases)
+             if len(s) >= 5 and " " not in s and any(c.isupper() or c.isdigit() for c in s)}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+def _dataset_inside(lexicon: Lexicon, name: str) -> bool:
+    """``PartImageNet``, ``DVS-CIFAR10``, ``MultiCelebA``: a name built on a known dataset's name
+    is a dataset too.
+
+    >>> from kg.extract.lexicon import default_lexicon
+    >>> [_dataset_inside(default_lexicon(), n) for n in ("PartImageNet", "DVS-CIFAR10", "ResNet-50", "FooNet")]
+    [True, True, False, False]
+    """
+    return _dataset_names(lexicon).search(name) is not None
 
 
 def _is_word(c: str) -> bool:

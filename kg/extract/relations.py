@@ -19,6 +19,7 @@ from kg.text import fold, singular
 @Language.component("kg_relations")
 def find_relations(doc: Doc) -> Doc:
     type_by_head(doc)
+    listed_datasets(doc)
     listed_tasks(doc)
     return Proposals(doc).run()
 
@@ -67,6 +68,45 @@ def listed_tasks(doc: Doc) -> None:
             new.append(sp)
     if new:
         doc.spans["kg"] = sorted(spans + new, key=lambda s: s.start)
+
+
+_LIST_SEP = {",", "and", "or", ";"}
+
+
+def listed_datasets(doc: Doc) -> None:
+    """``on MNIST, BA-Shapes and Tree-Cycles``: a name only its shape made a Method is a Dataset
+    when it stands in one list (items joined by commas, "and", "or") with a Dataset."""
+    spans = list(doc.spans.get("kg", []))
+    if not any(sp.label_ == "Dataset" for sp in spans):
+        return
+    changed: set[int] = set()
+    for n, sp in enumerate(spans):
+        if sp.label_ != "Dataset":
+            continue
+        for step in (-1, 1):  # walk the list left, then right
+            k = n
+            while 0 <= k + step < len(spans):
+                a, b = (spans[k + step], spans[k]) if step < 0 else (spans[k], spans[k + step])
+                gap = [t.lower_ for t in doc[a.end : b.start]]
+                if not gap or len(gap) > 2 or any(w not in _LIST_SEP for w in gap):
+                    break
+                k += step
+                other = spans[k]
+                if other.label_ == "Method" and other.id_ in _RELABEL:
+                    changed.add(k)
+                elif other.label_ != "Dataset":
+                    break
+    if not changed:
+        return
+    info = doc.user_data.setdefault("kg_info", {})
+    for k in changed:
+        sp = spans[k]
+        new = Span(doc, sp.start, sp.end, label="Dataset", kb_id=sp.kb_id_)
+        new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
+        if (sp.label_, sp.kb_id_) in info:
+            info.setdefault(("Dataset", sp.kb_id_), info[(sp.label_, sp.kb_id_)])
+        spans[k] = new
+    doc.spans["kg"] = spans
 
 
 def _standalone(doc: Doc, i: int) -> bool:

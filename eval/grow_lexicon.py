@@ -20,6 +20,12 @@ Names already in the lexicons (as a name or alias of any label), names with capi
 (proper names belong to curated entries with their aliases), and names the stoplist excludes
 are skipped. Only the splits given by ``--splits`` are read, never ``fresh``.
 
+``--relabel`` lists lexicon entries whose label the annotators overrule: the entry's name or an
+alias is annotated in at least ``--min-papers`` papers (default here 2), and at least two thirds of
+those annotations carry one other label ("convex optimization": Technique in the lexicon, a Task
+in 5 of 5 papers, as the guidelines' "X optimization as a problem" says). ``--write`` moves them
+to that label's file.
+
 ``--audit`` looks the other way: it runs the extractor on the same papers and lists the names it
 predicts at least ``--min-predicted`` times that annotators marked, with that label, in at most
 ``--max-precision`` of those papers ("policy learning", "computer vision"). Removing a name whose
@@ -132,9 +138,44 @@ def audit(gold: list[dict], papers_dir: Path, lexicons: Path, min_predicted: int
     return out
 
 
+def relabel(gold: list[dict], lexicon: Lexicon, min_papers: int) -> list[dict]:
+    """Lexicon entries that annotators, by a two-thirds majority, give another label."""
+    votes: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in gold:
+        seen = set()
+        for e in row["entities"]:
+            for s in [e["name"], *e["aliases"]]:
+                entry = lexicon.lookup(s)
+                if entry is not None and (entry.label, entry.name, e["label"]) not in seen:
+                    seen.add((entry.label, entry.name, e["label"]))
+                    votes[(entry.label, entry.name)][e["label"]] += 1
+    out = []
+    for (label, name), v in sorted(votes.items()):
+        total = sum(v.values())
+        top, n = max(v.items(), key=lambda kv: (kv[1], kv[0]))
+        if top != label and total >= min_papers and n >= 2 * total / 3 and top in LABELS + ("Method", "Dataset"):
+            out.append({"name": name, "from": label, "to": top, "votes": dict(v)})
+    return out
+
+
 def singular_phrase(s: str) -> str:
     words = s.split()
     return " ".join([*words[:-1], singular(words[-1])]) if words else s
+
+
+def move_entries(folder: Path, moves: list[dict]) -> None:
+    """Move each entry, with its aliases and broader concepts, to the file of its new label."""
+    stem_of = {label: stem for stem, label in FILES.items()}
+    files = {label: folder / f"{stem_of[label]}.jsonl" for label in stem_of}
+    rows = {label: [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines() if x.strip()]
+            for label, p in files.items()}
+    for m in moves:
+        row = next(r for r in rows[m["from"]] if r["name"] == m["name"])
+        rows[m["from"]].remove(row)
+        rows[m["to"]].append({k: v for k, v in row.items() if k != "org"})
+    for label, p in files.items():
+        rows[label].sort(key=lambda r: r["name"].lower())
+        p.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows[label]), encoding="utf-8")
 
 
 def main() -> None:
@@ -147,6 +188,7 @@ def main() -> None:
     ap.add_argument("--min-papers", type=int, default=1)
     ap.add_argument("--lexicons", type=Path, default=LEXICON_DIR)
     ap.add_argument("--audit", action="store_true", help="list predicted names annotators rarely confirm")
+    ap.add_argument("--relabel", action="store_true", help="list lexicon entries annotators give another label")
     ap.add_argument("--min-predicted", type=int, default=3)
     ap.add_argument("--max-precision", type=float, default=0.25)
     ap.add_argument("--write", action="store_true", help="add the proposals to the lexicon files "
@@ -165,6 +207,14 @@ def main() -> None:
     stop_file = a.lexicons.parent / "stoplist.txt"
     stop = {fold(x) for x in stop_file.read_text(encoding="utf-8").splitlines()
             if x.strip() and not x.startswith("#")} if stop_file.exists() else set()
+    if a.relabel:
+        moves = relabel(gold, Lexicon.load(a.lexicons), max(2, a.min_papers))
+        for m in moves:
+            print(json.dumps(m, ensure_ascii=False))
+        print(f"{len(moves)} entries to relabel, from {len(gold)} papers ({', '.join(splits)})", file=sys.stderr)
+        if a.write:
+            move_entries(a.lexicons, moves)
+        return
     if a.audit:
         found = audit(gold, a.data, a.lexicons, a.min_predicted, a.max_precision)
         for p in found:

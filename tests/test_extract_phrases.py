@@ -70,7 +70,7 @@ def test_a_number_before_a_verb_like_modifier_makes_it_a_noun():
     ("It links patch-level and slide-level image classification.",
      [("slide-level image classification", "Task"), ("patch-level image classification", "Task")]),
     ("a model for text-to-speech and text-to-audio generation", [("text-to-speech generation", "Task")]),
-    ("for first- and second-order stochastic optimization", [("second-order stochastic optimization", "Technique")]),
+    ("for first- and second-order stochastic optimization", [("second-order stochastic optimization", "Task")]),
     ("for detection and image classification", []),
 ])
 def test_a_conjunct_modifier_shares_the_head(text, expected):

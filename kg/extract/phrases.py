@@ -35,7 +35,8 @@ HEADS = {
         "machine", "autoencoder", "curriculum", "field", "geometry",
         "operator", "shift", "collapse", "filter", "mixture", "bias", "initialization",
         "normalization", "normalisation", "estimator", "model", "architecture", "optimization", "method",
-        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound"), "Technique"),
+        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound", "decomposition"),
+        "Technique"),
     **dict.fromkeys((
         "prediction", "detection", "classification", "segmentation", "generation", "estimation",
         "recognition", "translation", "retrieval", "forecasting", "answering", "summarization",
@@ -43,7 +44,8 @@ HEADS = {
         "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
         "de-noising", "inpainting", "editing", "navigation", "manipulation", "registration", "clustering",
         "modeling", "modelling", "synthesis", "control", "grounding", "selection", "placement",
-        "certification", "regression", "exploration", "planning", "matching", "alignment"), "Task"),
+        "certification", "regression", "exploration", "planning", "matching", "alignment", "reasoning"),
+        "Task"),
     **dict.fromkeys((
         "accuracy", "error", "ratio", "efficiency", "area", "rank", "diversity", "variance", "risk",
         "distance", "divergence", "precision", "recall", "throughput", "latency", "speedup", "score",

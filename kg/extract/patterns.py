@@ -487,13 +487,16 @@ def find_task_phrases(text: str) -> Iterator[Found]:
     """Lower-case noun phrases headed by a task word: "retrosynthesis prediction",
     "video super-resolution", "graph decomposition". Leading function words and vague
     adjectives are trimmed; at least one content modifier must remain."""
+    from kg.extract.phrases import _NOT_MODIFIERS as _PHRASE_NOT  # (phrases imports this module)
+
     for m in _task_matches(text):
         words = m.group(1).split()
         start = m.start(1)
-        while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS):
+        while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS
+                                  or words[0] in _PHRASE_NOT):
             start += len(words[0])
             start = text.index(words[1], start)
             words = words[1:]
-        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS for w in words[:-1]):
+        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS or w in _PHRASE_NOT for w in words[:-1]):
             continue
         yield Found(start, m.end(1), " ".join(words), "Task", "task-phrase")

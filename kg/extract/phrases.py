@@ -129,6 +129,8 @@ tailored specialized dedicated customized desired unknown known fixed infinite f
 consistent inconsistent reasonable sensible meaningful careful rigorous comprehensive extensive
 liberate rethink revisit understand unlock bridge teach tame unleash scale towards toward beyond
 smaller larger reduced preferable considered added best-known deterministic vast modified
+devise devises refine refines explore explores help helps protect protects decide decides whether
+tackle tackles address addresses mine
 minimized maximized inefficient later earlier expressive from-scratch established hand-crafted varying
 undesired include includes although though because since characteristic explicit implicit localized
 non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant

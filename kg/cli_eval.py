@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
     def eval_cmd(
         gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner') or paper-level gold.")],
         pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now, or a second paper-level annotation of the same papers (agreement).")] = None,
-        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: tune, heldout, fresh or all.")] = "heldout",
+        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh (the blind one), heldout, tune, train, bulk or all.")] = "fresh",
         papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,

@@ -23,8 +23,8 @@ are skipped. Only the splits given by ``--splits`` are read, never ``fresh``.
 ``--relabel`` lists lexicon entries whose label the annotators overrule: the entry's name or an
 alias is annotated in at least ``--min-papers`` papers (default here 2), and at least two thirds of
 those annotations carry one other label ("convex optimization": Technique in the lexicon, a Task
-in 5 of 5 papers, as the guidelines' "X optimization as a problem" says). ``--write`` moves them
-to that label's file.
+in 5 of 5 papers, as the guidelines' "X optimization as a problem" says); only moves to Technique,
+Task, Metric, Method or Dataset are proposed. ``--write`` moves them to that label's file.
 
 ``--audit`` looks the other way: it runs the extractor on the same papers and lists the names it
 predicts at least ``--min-predicted`` times that annotators marked, with that label, in at most
@@ -164,13 +164,16 @@ def singular_phrase(s: str) -> str:
 
 
 def move_entries(folder: Path, moves: list[dict]) -> None:
-    """Move each entry, with its aliases and broader concepts, to the file of its new label."""
+    """Move each entry, with its aliases and broader concepts, to the file of its new label (an
+    ``org`` is dropped: only model families have one)."""
     stem_of = {label: stem for stem, label in FILES.items()}
     files = {label: folder / f"{stem_of[label]}.jsonl" for label in stem_of}
     rows = {label: [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines() if x.strip()]
             for label, p in files.items()}
     for m in moves:
-        row = next(r for r in rows[m["from"]] if r["name"] == m["name"])
+        row = next((r for r in rows[m["from"]] if r["name"] == m["name"]), None)
+        if row is None:
+            sys.exit(f"{m['name']!r} is not in {files[m['from']].name}: run --relabel again")
         rows[m["from"]].remove(row)
         rows[m["to"]].append({k: v for k, v in row.items() if k != "org"})
     for label, p in files.items():
@@ -203,7 +206,8 @@ def main() -> None:
     for src in {r["source"] for r in gold}:
         for rec in sample.load(a.data / src):
             by_id[sample.paper_id(rec)] = rec
-    texts = {r["id"]: f" {key(by_id[r['id']]['title'] + ' . ' + by_id[r['id']]['abstract'])} " for r in gold}
+    texts = {r["id"]: f" {key((by_id[r['id']].get('title') or '') + ' . ' + (by_id[r['id']].get('abstract') or ''))} "
+             for r in gold}
     stop_file = a.lexicons.parent / "stoplist.txt"
     stop = {fold(x) for x in stop_file.read_text(encoding="utf-8").splitlines()
             if x.strip() and not x.startswith("#")} if stop_file.exists() else set()

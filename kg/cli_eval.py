@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "all")
 DEFAULT_PAPERS = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
 
 
@@ -49,6 +50,8 @@ def register(app: typer.Typer) -> None:
             rows = read_scier(gold)
             ps = scier_papers(rows)
         else:
+            if split not in SPLITS:
+                raise InputError(f"--split {split!r}: choose one of {', '.join(SPLITS)}")
             rows = read_paper_gold(gold, split)
             ps = None if pred else gold_papers(rows, papers)
         if pred is not None:

@@ -103,3 +103,11 @@ def test_a_second_annotation_scores_as_agreement(tmp_path):
     out = CliRunner().invoke(app, ["eval", str(gold), "--pred", str(pred), "--split", "all", "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["micro"] == res["micro"]
+
+
+def test_an_unknown_split_is_an_error_not_an_empty_score(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "p", "source": "x.jsonl", "split": "tune", "entities": [],
+                                "proposes": [], "repositories": [], "relations": []}) + "\n")
+    res = CliRunner().invoke(app, ["eval", str(gold), "--split", "trian"])
+    assert res.exit_code != 0 and "choose one of" in res.output + str(res.exception)

@@ -109,15 +109,18 @@ def test_repository_goes_to_the_proposal_it_names(extractor):
 
 
 @pytest.mark.parametrize("title, abstract, name", [
+    # the abstract's noun-phrase reading keeps its common-noun name
     ("Adaptive Pivot Sampling for Streaming Regression",
      "Streams are hard. Adaptive pivot sampling keeps a small reservoir and beats uniform sampling.",
-     "Adaptive Pivot Sampling"),
+     "adaptive pivot sampling"),
     ("Banded Kernel Factorization", "We study banded kernel factorization on graphs and give an algorithm.",
      "Banded Kernel Factorization"),
+    ("Pivot Herding, Mixing, and Sampling", "Pivot herding is simple.", "Pivot Herding"),
+    ("  Banded Kernel Factorization For Graphs", "Banded kernel factorization helps.", "Banded Kernel Factorization"),
 ])
 def test_title_lead_names_what_the_abstract_repeats(extractor, title, abstract, name):
-    props = {k.lower(): v for k, v in proposed(extractor, abstract, title=title).items()}
-    assert name.lower() in props and props[name.lower()].type == "Method"
+    props = proposed(extractor, abstract, title=title)
+    assert name in props and props[name].type == "Method", props
 
 
 @pytest.mark.parametrize("title, abstract", [
@@ -127,13 +130,16 @@ def test_title_lead_names_what_the_abstract_repeats(extractor, title, abstract, 
     ("Semantic Image Synthesis with Few Labels", "Semantic image synthesis is studied here."),
     ("Federated Learning with Noisy Clients", "Federated learning with noisy clients is hard."),
     ("Random Masking Finds Winning Tickets", "Random masking finds winning tickets."),
+    ("Random Masking Works", "Random masking works."),
+    ("In Defense of Random Masking", "In defense of random masking."),
     # something else is proposed already
     ("Adaptive Pivot Sampling for Regression", "We propose PIVOT, an adaptive pivot sampling scheme."),
 ])
 def test_title_lead_needs_an_echo_and_a_name(extractor, title, abstract):
     props = {k.lower() for k in proposed(extractor, abstract, title=title)}
     assert not {"adaptive pivot sampling", "semantic image synthesis", "federated learning",
-                "random masking finds winning tickets", "random masking"} & props
+                "random masking finds winning tickets", "random masking", "random masking works",
+                "in defense"} & props
 
 
 def test_a_proposed_method_relates_to_what_the_authors_say_they_use(extractor):
@@ -141,6 +147,7 @@ def test_a_proposed_method_relates_to_what_the_authors_say_they_use(extractor):
 
     ex = extractor.extract(Paper(id="p", title="", abstract=(
         "We propose FooNet, a new network. Graph neural networks are popular in chemistry. "
+        "However, it is hard to apply mixup to molecules. "
         "We evaluate it on CIFAR-10 for image classification with dropout.")))
     names = {e.id: e.name for e in ex.entities}
     edges = {(r.type, names.get(r.source), names[r.target], r.rule) for r in ex.relations
@@ -149,4 +156,4 @@ def test_a_proposed_method_relates_to_what_the_authors_say_they_use(extractor):
     assert ("ADDRESSES", "FooNet", "image classification", "author-sentence") in edges
     assert ("USES", "FooNet", "dropout", "author-sentence") in edges
     # a sentence that neither names FooNet nor speaks of the authors' work links nothing to it
-    assert not any(src == "FooNet" and dst == "graph neural network" for _, src, dst, _ in edges)
+    assert not any(src == "FooNet" and dst in ("graph neural network", "mixup") for _, src, dst, _ in edges)

@@ -21,7 +21,7 @@ CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 
 
 
 # a sentence in which the authors speak of their work
-_AUTHOR_CUE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]he proposed|[Tt]his (?:method|approach|framework|algorithm|model)|[Ii]t)\b")
+_AUTHOR_CUE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]he proposed|[Tt]his (?:method|approach|framework|algorithm|model))\b")
 # a name in the title's opening phrase is the weakest reading of a proposal
 _PROPOSES_CONFIDENCE = {"title-colon": 0.85, "title-lead": 0.6}
 

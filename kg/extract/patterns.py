@@ -423,6 +423,14 @@ TASK_HEADS = ("prediction", "detection", "classification", "segmentation", "gene
               "localization", "tracking", "captioning", "reconstruction", "imputation", "completion",
               "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
               "inpainting", "editing", "navigation", "manipulation", "registration", "clustering")
+#: words that never stand inside a name: prepositions, "whether", and verbs that open a clause
+#: ("we devise label-efficient forecasting", "it decides whether retrieval ..."); shared with the
+#: noun-phrase finder (kg/extract/phrases.py)
+NOT_IN_NAMES = frozenset((
+    "against", "over", "between", "whether", "without", "within", "across", "among", "along", "through", "during",
+    "after", "before", "upon", "into", "onto", "versus", "devise", "devises", "refine", "refines", "explore",
+    "explores", "help", "helps", "protect", "protects", "decide", "decides", "tackle", "tackles", "address",
+    "addresses", "mine", "diverse"))
 _TASK = re.compile(r"(?<![\w-])((?:[a-z][a-z0-9-]*\s+){1,3}(?:" + "|".join(TASK_HEADS) + r"))(?![\w-])")
 _VERBISH = re.compile(r"(?:ing|ate|ize|ise|ify|ed)$")
 _NOT_MODIFIERS = {
@@ -487,16 +495,14 @@ def find_task_phrases(text: str) -> Iterator[Found]:
     """Lower-case noun phrases headed by a task word: "retrosynthesis prediction",
     "video super-resolution", "graph decomposition". Leading function words and vague
     adjectives are trimmed; at least one content modifier must remain."""
-    from kg.extract.phrases import _NOT_MODIFIERS as _PHRASE_NOT  # (phrases imports this module)
-
     for m in _task_matches(text):
         words = m.group(1).split()
         start = m.start(1)
         while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS
-                                  or words[0] in _PHRASE_NOT):
+                                  or words[0] in NOT_IN_NAMES):
             start += len(words[0])
             start = text.index(words[1], start)
             words = words[1:]
-        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS or w in _PHRASE_NOT for w in words[:-1]):
+        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS or w in NOT_IN_NAMES for w in words[:-1]):
             continue
         yield Found(start, m.end(1), " ".join(words), "Task", "task-phrase")

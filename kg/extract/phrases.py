@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from kg.extract.patterns import Found
+from kg.extract.patterns import NOT_IN_NAMES, Found
 from kg.text import singular
 
 # head nouns (singular) -> label
@@ -35,7 +35,7 @@ HEADS = {
         "machine", "autoencoder", "curriculum", "field", "geometry",
         "operator", "shift", "collapse", "filter", "mixture", "bias", "initialization",
         "normalization", "normalisation", "estimator", "model", "architecture", "optimization", "method",
-        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound", "decomposition"),
+        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound"),
         "Technique"),
     **dict.fromkeys((
         "prediction", "detection", "classification", "segmentation", "generation", "estimation",
@@ -103,7 +103,7 @@ _NARROW = {
              "normal-form", "mean-field", "differential", "repeated", "bayesian", "cooperative", "nonparametric"},
 }
 # modifiers that describe rather than name ("standard dot-product self-attention" -> drop "standard")
-_NOT_MODIFIERS = frozenset(re.findall(r"\S+", """
+_NOT_MODIFIERS = NOT_IN_NAMES | frozenset(re.findall(r"\S+", """
 a an the of for and or in on with to by at via from as into onto over under than that this these those such
 we our us it its their they them he she his her which who whom whose when where while what how why if
 is are was were be been being has have had do does did can could may might must shall should will would
@@ -129,8 +129,6 @@ tailored specialized dedicated customized desired unknown known fixed infinite f
 consistent inconsistent reasonable sensible meaningful careful rigorous comprehensive extensive
 liberate rethink revisit understand unlock bridge teach tame unleash scale towards toward beyond
 smaller larger reduced preferable considered added best-known deterministic vast modified
-devise devises refine refines explore explores help helps protect protects decide decides whether
-tackle tackles address addresses mine
 minimized maximized inefficient later earlier expressive from-scratch established hand-crafted varying
 undesired include includes although though because since characteristic explicit implicit localized
 non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant

@@ -323,23 +323,32 @@ class EntityMerger:
 
 
 @cache
-def _dataset_names(lexicon: Lexicon) -> re.Pattern:
+def _dataset_names(lexicon: Lexicon) -> re.Pattern | None:
     """Known dataset names of five characters or more that carry a capital or digit, as one
-    case-sensitive pattern: the parts a derived dataset's name is built from."""
+    case-sensitive pattern: the parts a derived dataset's name is built from (None if none)."""
     names = {s for e in lexicon.entries if e.label == "Dataset" for s in (e.name, *e.aliases)
              if len(s) >= 5 and " " not in s and any(c.isupper() or c.isdigit() for c in s)}
+    if not names:
+        return None
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+# what makes a name built on a dataset's name a model instead ("MNISTNet", "KineticsFormer")
+_MODEL_TAIL = re.compile(r"^[-_]?(?:Net|Nets|Former|GAN|BERT|Transformer|ViT|Mixer|Model|LM|Diffusion|CNN|RNN)\b")
 
 
 def _dataset_inside(lexicon: Lexicon, name: str) -> bool:
     """``PartImageNet``, ``DVS-CIFAR10``, ``MultiCelebA``: a name built on a known dataset's name
-    is a dataset too.
+    is a dataset too, unless a model word follows it (``MNISTNet``).
 
     >>> from kg.extract.lexicon import default_lexicon
-    >>> [_dataset_inside(default_lexicon(), n) for n in ("PartImageNet", "DVS-CIFAR10", "ResNet-50", "FooNet")]
-    [True, True, False, False]
+    >>> lex = default_lexicon()
+    >>> [_dataset_inside(lex, n) for n in ("PartImageNet", "DVS-CIFAR10", "ResNet-50", "FooNet", "CIFARNet")]
+    [True, True, False, False, False]
     """
-    return _dataset_names(lexicon).search(name) is not None
+    pattern = _dataset_names(lexicon)
+    m = pattern.search(name) if pattern is not None else None
+    return m is not None and not _MODEL_TAIL.match(name[m.end():])
 
 
 def _is_word(c: str) -> bool:

@@ -58,7 +58,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import combinations
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
@@ -72,10 +71,10 @@ from kg.schema import (
     LABELS,
     PAIR,
     PAIR_MEMBER,
-    PAIR_MIN_PAPERS,
     RDF_PREFIXES,
     RELATIONS,
 )
+from kg.stats import technique_pairs
 
 DEFAULT_BASE = "https://w3id.org/kg/"
 FORMATS = ("ttl", "nt", "jsonld", "graphml", "neo4j-csv")
@@ -318,34 +317,6 @@ def blocks(G: nx.MultiDiGraph, stats: Stats) -> Iterator[tuple[Iri, list[tuple[I
             yield s, sp
 
 
-def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
-                    counts: Counter | None = None) -> list[tuple[str, str, int]]:
-    """``(technique, technique, papers)`` for every pair of techniques that at least
-    ``min_papers`` papers use, ids in order, sorted by ids.
-
-    >>> G = nx.MultiDiGraph()
-    >>> for n, lab in [("paper:a", "Paper"), ("paper:b", "Paper"), ("technique:x", "Technique"),
-    ...                ("technique:y", "Technique"), ("technique:z", "Technique")]:
-    ...     G.add_node(n, label=lab)
-    >>> for p, t in [("a", "x"), ("a", "y"), ("a", "y"), ("b", "y"), ("b", "x"), ("b", "z")]:
-    ...     _ = G.add_edge(f"paper:{p}", f"technique:{t}", type="USES")
-    >>> technique_pairs(G)
-    [('technique:x', 'technique:y', 2)]
-    """
-    if counts is None:  # (kg.rdf_nt counts them while writing the papers' edges)
-        nodes, succ = G._node, G._succ
-        techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
-        counts = Counter()
-        for n, d in nodes.items():
-            if d.get("label") != "Paper":
-                continue
-            used = sorted(v for v, keys in succ[n].items()
-                          if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
-            if len(used) > 1:
-                counts.update(combinations(used, 2))
-    return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)
-
-
 def pair_blocks(G: nx.MultiDiGraph, stats: Stats,
                 counts: Counter | None = None) -> Iterator[tuple[Iri, list[tuple[Iri, Term]]]]:
     """One ``kg:TechniquePair`` block per pair of :func:`technique_pairs`, after the data.
@@ -559,31 +530,6 @@ def nt_lines(G: nx.MultiDiGraph, base: str = DEFAULT_BASE, void: bool = True) ->
 
 # ---------------------------------------------------------------- GraphML and Neo4j CSV
 
-_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _xml_value(v):
-    if isinstance(v, list | tuple | dict):
-        v = json.dumps(v, ensure_ascii=False)
-    return _XML_BAD.sub("\ufffd", v) if isinstance(v, str) else v
-
-
-def write_graphml(G: nx.MultiDiGraph, path: Path) -> None:
-    """GraphML via networkx: lists become JSON strings, XML-invalid characters U+FFFD."""
-    from kg.graph import atomic_write
-
-    H = nx.MultiDiGraph()
-    for n in sorted(G.nodes):
-        H.add_node(_xml_value(n), **{k: _xml_value(v) for k, v in sorted(G.nodes[n].items()) if v is not None})
-    for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[1], str(e[2]))):
-        H.add_edge(_xml_value(u), _xml_value(v), key=_xml_value(str(k)),
-                   **{a: _xml_value(b) for a, b in sorted(d.items()) if b is not None})
-    try:
-        with atomic_write(path, "wb") as fh:
-            nx.write_graphml(H, fh)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-
 
 def write_neo4j_csv(G: nx.MultiDiGraph, out_dir: Path):
     """Dispatch to :func:`kg.neo4j_csv.write_neo4j_csv` (the Neo4j sink owns the format)."""
@@ -624,6 +570,8 @@ def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_
     t0 = time.perf_counter()
     out = Path(out)
     if fmt == "graphml":
+        from kg.graphml import write_graphml
+
         write_graphml(G, out)
         return ExportResult(out, fmt, time.perf_counter() - t0)
     if fmt == "neo4j-csv":
@@ -649,4 +597,4 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
 
 __all__ = ["DEFAULT_BASE", "FORMATS", "ONTOLOGY_IRI", "ExportResult", "Lit", "blocks", "check_base",
            "default_path", "escape", "export", "export_graph", "namespaces", "node_iri", "nt_lines",
-           "rdf_chunks", "write_graphml", "write_neo4j_csv"]
+           "rdf_chunks", "technique_pairs", "write_neo4j_csv"]

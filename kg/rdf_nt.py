@@ -138,7 +138,7 @@ def _edge_key(item):
 def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter | None = None) -> Iterator[str]:
     """N-Triples of the graph's nodes, relations and provenance (no VoID), one chunk per node.
 
-    With ``pairs``, also counts the technique pairs of :func:`kg.rdf.technique_pairs` into it
+    With ``pairs``, also counts the technique pairs of :func:`kg.stats.technique_pairs` into it
     on the way (the papers' edges are read here anyway), all pairs, before any threshold."""
     terms = _Terms(base)
     # networkx's own dicts (node -> data; u -> v -> key -> edge data): much faster than its views

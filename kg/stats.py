@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import networkx as nx
 
-from kg.schema import ENTITY_LABELS
+from kg.schema import ENTITY_LABELS, PAIR_MIN_PAPERS
 
 
 def nodes_per_label(G: nx.MultiDiGraph) -> dict[str, int]:
@@ -136,3 +137,31 @@ def summary(G: nx.MultiDiGraph, k: int = 10) -> dict[str, Any]:
         "coverage": coverage(G),
         "top": top_entities(G, k),
     }
+
+
+def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
+                    counts: Counter | None = None) -> list[tuple[str, str, int]]:
+    """``(technique, technique, papers)`` for every pair of techniques that at least
+    ``min_papers`` papers use, ids in order, sorted by ids.
+
+    >>> G = nx.MultiDiGraph()
+    >>> for n, lab in [("paper:a", "Paper"), ("paper:b", "Paper"), ("technique:x", "Technique"),
+    ...                ("technique:y", "Technique"), ("technique:z", "Technique")]:
+    ...     G.add_node(n, label=lab)
+    >>> for p, t in [("a", "x"), ("a", "y"), ("a", "y"), ("b", "y"), ("b", "x"), ("b", "z")]:
+    ...     _ = G.add_edge(f"paper:{p}", f"technique:{t}", type="USES")
+    >>> technique_pairs(G)
+    [('technique:x', 'technique:y', 2)]
+    """
+    if counts is None:  # (kg.rdf_nt counts them while writing the papers' edges)
+        nodes, succ = G._node, G._succ
+        techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
+        counts = Counter()
+        for n, d in nodes.items():
+            if d.get("label") != "Paper":
+                continue
+            used = sorted(v for v, keys in succ[n].items()
+                          if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
+            if len(used) > 1:
+                counts.update(combinations(used, 2))
+    return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from kg import neo4j_store as ns
 from kg.errors import Neo4jUnavailable, QueryError
-from kg.rdf import technique_pairs
+from kg.stats import technique_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample.txt"

@@ -113,7 +113,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
                 g["aliases"] |= extra.get("aliases", set())
                 for k, v in extra.get("props", {}).items():
                     g["props"].setdefault(k, v)
-            if sp.id_ == "lexicon" and fold(surface) != fold(sp.kb_id_) and surface != sp.kb_id_:
+            if sp.id_ in ("lexicon", "model-name", "model-generic") and fold(surface) != fold(sp.kb_id_) \
+                    and surface != sp.kb_id_:
                 g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
     _merge_title_names(groups)
     _one_label_per_name(groups, set(proposed))

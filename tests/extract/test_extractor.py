@@ -120,3 +120,11 @@ def test_quotes_around_a_long_form_are_not_part_of_the_name(extractor):
     assert ents["Binarized BackPropagation"].aliases == ("BBP",)
     assert ents["Conceptor-Aided Backprop"].mentions[0].text == "Conceptor-Aided Backprop"
     assert not any('"' in n or "“" in n for n in ents)
+
+
+def test_a_model_written_other_than_its_canonical_name_keeps_the_surface_as_an_alias(extractor):
+    from kg.records import Paper
+
+    ex = extractor.extract(Paper(id="p", title="", abstract="We fine-tune Llama2 on math."))
+    model = next(e for e in ex.entities if e.type == "Model")
+    assert model.name == "Llama 2" and "Llama2" in model.aliases

@@ -454,6 +454,7 @@ _VERBS = {"decode", "enhance", "leverage", "improve", "boost", "support", "tackl
           "help", "guide", "drive", "benefit", "facilitate", "accelerate", "outperform", "handle"}
 
 
+_NOT_TASK_MODIFIERS = frozenset(_NOT_MODIFIERS | _VERBS | NOT_IN_NAMES)
 _TASK_HEAD = re.compile(r"(?<=\s)(?:" + "|".join(TASK_HEADS) + r")(?![\w-])")
 _RUN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
@@ -498,11 +499,10 @@ def find_task_phrases(text: str) -> Iterator[Found]:
     for m in _task_matches(text):
         words = m.group(1).split()
         start = m.start(1)
-        while len(words) > 1 and (words[0] in _NOT_MODIFIERS or _VERBISH.search(words[0]) or words[0] in _VERBS
-                                  or words[0] in NOT_IN_NAMES):
+        while len(words) > 1 and (words[0] in _NOT_TASK_MODIFIERS or _VERBISH.search(words[0])):
             start += len(words[0])
             start = text.index(words[1], start)
             words = words[1:]
-        if len(words) < 2 or any(w in _NOT_MODIFIERS or w in _VERBS or w in NOT_IN_NAMES for w in words[:-1]):
+        if len(words) < 2 or any(w in _NOT_TASK_MODIFIERS for w in words[:-1]):
             continue
         yield Found(start, m.end(1), " ".join(words), "Task", "task-phrase")

@@ -106,13 +106,18 @@ def listed_datasets(doc: Doc) -> None:
         return
     info = doc.user_data.setdefault("kg_info", {})
     for k in changed:
-        sp = spans[k]
-        new = Span(doc, sp.start, sp.end, label="Dataset", kb_id=sp.kb_id_)
-        new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
-        if (sp.label_, sp.kb_id_) in info:
-            info.setdefault(("Dataset", sp.kb_id_), dict(info[(sp.label_, sp.kb_id_)]))
-        spans[k] = new
+        spans[k] = _relabelled(doc, spans[k], "Dataset", info)
     doc.spans["kg"] = spans
+
+
+def _relabelled(doc: Doc, sp: Span, label: str, info: dict) -> Span:
+    """The span read with another label; a weak name reading becomes a plain one, and the
+    extra information (aliases, parts) kept under the old key is copied to the new one."""
+    new = Span(doc, sp.start, sp.end, label=label, kb_id=sp.kb_id_)
+    new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
+    if (sp.label_, sp.kb_id_) in info:
+        info.setdefault((label, sp.kb_id_), dict(info[(sp.label_, sp.kb_id_)]))
+    return new
 
 
 def _standalone(doc: Doc, i: int) -> bool:
@@ -181,13 +186,7 @@ def type_by_head(doc: Doc) -> None:
     out = []
     for sp in spans:
         label = "Dataset" if changed.get(sp.start) is sp else "Model" if model_of.get(sp.start) is sp else None
-        if label is not None:
-            new = Span(doc, sp.start, sp.end, label=label, kb_id=sp.kb_id_)
-            new.id_ = "name-shape" if sp.id_ == "name-weak" else sp.id_
-            if (sp.label_, sp.kb_id_) in info:
-                info.setdefault((label, sp.kb_id_), dict(info[(sp.label_, sp.kb_id_)]))
-            sp = new
-        out.append(sp)
+        out.append(_relabelled(doc, sp, label, info) if label is not None else sp)
     doc.spans["kg"] = sorted(out, key=lambda s: s.start)
 
 
@@ -328,8 +327,7 @@ def title_lead_proposal(doc: Doc, abstract: str) -> tuple[tuple[str, str], str] 
     name = title_lead(title)
     if name is None:
         return None
-    said = " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", abstract)) + " "
-    if " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", name)) + " " not in said:
+    if _stems(name) not in _stems(abstract):
         return None
     start = len(title) - len(title.lstrip())
     end = start + len(name)
@@ -364,6 +362,12 @@ def _stoplist_of(doc: Doc) -> frozenset[str]:
     return _stoplist(str(LEXICON_DIR))
 
 
+def _stems(text: str) -> str:
+    """The text's words as :func:`_stem` stems, space-separated and space-padded, so that one
+    padded phrase is found in another by substring."""
+    return " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", text)) + " "
+
+
 def _stem(word: str) -> str:
     w = word.lower()
     if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
@@ -382,7 +386,7 @@ def echo_title(doc: Doc, title_doc: Doc) -> None:
     regions = doc.user_data.get("kg_unnamed")
     if not regions or title_doc is None:
         return
-    title = " " + " ".join(_stem(w) for w in re.findall(r"[^\W_]+", doc_text(title_doc))) + " "
+    title = _stems(doc_text(title_doc))
     kinds = {}
     for sp in doc.spans.get("kg", []):
         for t in range(sp.start, sp.end):

@@ -49,50 +49,31 @@ import hashlib
 import json
 import random
 import sys
+from functools import cache
 from pathlib import Path
 
 SEED = 2026
 MIN_ABSTRACT_CHARS = 300
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
 
-# (file, filter name, count); order matters for reproducibility.
-PLAN = [
-    ("icml2024.jsonl", "all", 24),
-    ("iclr2024.jsonl", "all", 24),
-    ("neurips2023.jsonl", "all", 24),
-    ("paperlists-2010-2025.jsonl", "2010-2020", 12),
-    ("paperlists-2010-2025.jsonl", "2021-2025", 12),
-]
 
-FRESH_SEED = 2027
-FRESH_SPLIT = "fresh"
-FRESH_PLAN = [
-    ("icml2024.jsonl", "all", 10),
-    ("iclr2024.jsonl", "all", 10),
-    ("neurips2023.jsonl", "all", 10),
-    ("paperlists-2010-2025.jsonl", "2010-2020", 5),
-    ("paperlists-2010-2025.jsonl", "2021-2025", 5),
-]
+def _plan(per_list: int, per_era: int) -> list[tuple[str, str, int]]:
+    """(file, filter name, count) for one draw; order matters for reproducibility."""
+    return [
+        ("icml2024.jsonl", "all", per_list),
+        ("iclr2024.jsonl", "all", per_list),
+        ("neurips2023.jsonl", "all", per_list),
+        ("paperlists-2010-2025.jsonl", "2010-2020", per_era),
+        ("paperlists-2010-2025.jsonl", "2021-2025", per_era),
+    ]
 
-TRAIN_SEED = 2028
-TRAIN_SPLIT = "train"
-TRAIN_PLAN = [
-    ("icml2024.jsonl", "all", 20),
-    ("iclr2024.jsonl", "all", 20),
-    ("neurips2023.jsonl", "all", 20),
-    ("paperlists-2010-2025.jsonl", "2010-2020", 10),
-    ("paperlists-2010-2025.jsonl", "2021-2025", 10),
-]
 
-BULK_SEED = 2029
-BULK_SPLIT = "bulk"
-BULK_PLAN = [
-    ("icml2024.jsonl", "all", 80),
-    ("iclr2024.jsonl", "all", 80),
-    ("neurips2023.jsonl", "all", 80),
-    ("paperlists-2010-2025.jsonl", "2010-2020", 40),
-    ("paperlists-2010-2025.jsonl", "2021-2025", 40),
-]
+PLAN = _plan(24, 12)
+FRESH_SEED, FRESH_SPLIT, FRESH_PLAN = 2027, "fresh", _plan(10, 5)
+TRAIN_SEED, TRAIN_SPLIT, TRAIN_PLAN = 2028, "train", _plan(20, 10)
+BULK_SEED, BULK_SPLIT, BULK_PLAN = 2029, "bulk", _plan(80, 40)
+# the draws in the order they were made: each excludes every paper of the draws before it
+_DRAWS = [(SEED, PLAN), (FRESH_SEED, FRESH_PLAN), (TRAIN_SEED, TRAIN_PLAN), (BULK_SEED, BULK_PLAN)]
 
 
 def paper_id(record: dict) -> str:
@@ -127,25 +108,29 @@ def _keep(record: dict, flt: str) -> bool:
     return lo <= int(record.get("year") or 0) <= hi
 
 
-def _draw(data_dir: Path, seed: int, plan: list[tuple[str, str, int]],
-          exclude: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, dict]]:
-    rng = random.Random(seed)
-    cache: dict[str, list[dict]] = {}
-    seen: set[str] = set(exclude)
-    out: list[tuple[str, dict]] = []
-    for fname, flt, n in plan:
-        if fname not in cache:
-            cache[fname] = load(data_dir / fname)
-        pool = [r for r in cache[fname] if _keep(r, flt) and paper_id(r) not in seen]
-        for rec in rng.sample(pool, n):
-            seen.add(paper_id(rec))
-            out.append((fname, rec))
-    return out
+@cache
+def _draws(data_dir: Path) -> tuple[list[tuple[str, dict]], ...]:
+    """All draws of :data:`_DRAWS`, each file read once."""
+    files: dict[str, list[dict]] = {}
+    seen: set[str] = set()
+    out = []
+    for seed, plan in _DRAWS:
+        rng = random.Random(seed)
+        drawn: list[tuple[str, dict]] = []
+        for fname, flt, n in plan:
+            if fname not in files:
+                files[fname] = load(data_dir / fname)
+            pool = [r for r in files[fname] if _keep(r, flt) and paper_id(r) not in seen]
+            for rec in rng.sample(pool, n):
+                seen.add(paper_id(rec))
+                drawn.append((fname, rec))
+        out.append(drawn)
+    return tuple(out)
 
 
 def sample(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     """Return ``(source_file, record)`` pairs in a fixed order."""
-    return _draw(data_dir, SEED, PLAN)
+    return list(_draws(Path(data_dir))[0])
 
 
 def sample_fresh(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
@@ -155,23 +140,17 @@ def sample_fresh(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     of the gold file; they are taken from the draw rather than read from the gold file so that
     the fresh draw does not change when rows are added to that file.
     """
-    exclude = {paper_id(r) for _, r in sample(data_dir)}
-    return _draw(data_dir, FRESH_SEED, FRESH_PLAN, exclude)
+    return list(_draws(Path(data_dir))[1])
 
 
 def sample_train(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     """The ``train`` draw: ``TRAIN_PLAN`` with ``TRAIN_SEED``, excluding both earlier draws."""
-    exclude = {paper_id(r) for _, r in sample(data_dir)}
-    exclude |= {paper_id(r) for _, r in sample_fresh(data_dir)}
-    return _draw(data_dir, TRAIN_SEED, TRAIN_PLAN, exclude)
+    return list(_draws(Path(data_dir))[2])
 
 
 def sample_bulk(data_dir: Path = DEFAULT_DATA) -> list[tuple[str, dict]]:
     """The ``bulk`` draw: ``BULK_PLAN`` with ``BULK_SEED``, excluding the three earlier draws."""
-    exclude = {paper_id(r) for _, r in sample(data_dir)}
-    exclude |= {paper_id(r) for _, r in sample_fresh(data_dir)}
-    exclude |= {paper_id(r) for _, r in sample_train(data_dir)}
-    return _draw(data_dir, BULK_SEED, BULK_PLAN, exclude)
+    return list(_draws(Path(data_dir))[3])
 
 
 def main() -> None:

@@ -67,8 +67,18 @@ def sentences(doc: Doc) -> list[tuple[int, int, int, int]]:
 
 
 # sentence ends: . ! ? followed by space and an upper-case letter, digit, quote or bracket,
-# except after common abbreviations
-_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
+# except after common abbreviations; or glued sentences ("recently.Thus", "in 2023.The"): the
+# mark right after two lower-case letters, digits or a bracket and right before a capitalised
+# word, unless the run of text is a URL or path ("github.com/Foo.Bar")
+_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])|(?<=[a-z0-9)\]]{2}[.!?])(?=[A-Z][a-z])")
+_URLISH = re.compile(r"[/@\\]|www|\.(?:com|org|io|net)\b")
+
+
+def glued_in_url(text: str, at: int) -> bool:
+    """Whether the glued boundary at ``at`` sits inside a URL, path or e-mail address."""
+    lo = max(text.rfind(" ", 0, at), text.rfind("(", 0, at)) + 1
+    hi = text.find(" ", at)
+    return bool(_URLISH.search(text, lo, hi if hi >= 0 else len(text)))
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|vs|cf|Fig|Eq|Sec|resp|approx|w\.r\.t|etc|Dr|Mr|Ms|No)\.|\b[A-Z]\.)$")
 
 
@@ -77,12 +87,17 @@ def sentence_chars(text: str) -> list[tuple[int, int]]:
 
     >>> sentence_chars("We use e.g. BERT. It works! Yes.")
     [(0, 17), (18, 27), (28, 32)]
+    >>> t = "Gains came recently.Thus we use e.g.BERT, see Fig.2 and github.com/a/Foo.Bar."
+    >>> [t[a:b] for a, b in sentence_chars(t)]
+    ['Gains came recently.', 'Thus we use e.g.BERT, see Fig.2 and github.com/a/Foo.Bar.']
     """
     out, start = [], 0
     for m in _END.finditer(text):
         piece_end = m.start() + (len(m.group(0)) - len(m.group(0).lstrip("\"')]")))
         # the longest abbreviation is 8 characters: a 12-character window finds the same matches
         if _ABBREV.search(text, max(start, m.start() - 12), m.start()):
+            continue
+        if not m.group(0) and glued_in_url(text, m.start()):
             continue
         out.append((start, piece_end))
         start = m.end()

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from kg.extract import docutil
 from kg.extract.docutil import sentence_chars, set_sentences
 
-PIECES = ["e.g.", "i.e.", "et al.", "vs.", "Fig.", "ConFig.", "w.r.t.", "A.", "Ab.", "x", "We", "It", "3",
+PIECES = ["e.g.", "i.e.", "ly.", "Thus", "2023.", ".The", "a.com/x.Y", ").", "et al.", "vs.", "Fig.", "ConFig.", "w.r.t.", "A.", "Ab.", "x", "We", "It", "3",
           "(a)", "\"q\"", ".", "!", "?", " ", "  ", "approx.", "No.", "etc."]
 
 
@@ -16,6 +16,8 @@ def reference(text: str) -> list[tuple[int, int]]:
     for m in docutil._END.finditer(text):
         piece_end = m.start() + (len(m.group(0)) - len(m.group(0).lstrip("\"')]")))
         if docutil._ABBREV.search(text[start:m.start()]):
+            continue
+        if not m.group(0) and docutil.glued_in_url(text, m.start()):
             continue
         out.append((start, piece_end))
         start = m.end()
@@ -37,3 +39,12 @@ def test_sentence_tokens_follow_the_characters(extractor):
                                                             "Fig. 2 shows it."]
     assert [doc[t0:t1].text for t0, t1, _, _ in bounds] == ["We use e.g. BERT here.", "It works!",
                                                             "Fig. 2 shows it."]
+
+
+def test_glued_sentences_split_on_token_bounds(extractor):
+    text = "Results improved recently.Thus we test in 2023.The code is at github.com/a/Foo.Bar now."
+    doc = extractor.nlp.make_doc(text)
+    bounds = set_sentences(doc).user_data["kg_sents"]
+    assert [text[c0:c1] for _, _, c0, c1 in bounds] == [
+        "Results improved recently.", "Thus we test in 2023.", "The code is at github.com/a/Foo.Bar now."]
+    assert [doc[t0:t1].text for t0, t1, _, _ in bounds] == [text[c0:c1] for _, _, c0, c1 in bounds]

@@ -121,7 +121,9 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     from kg.graph import read_manifest
 
     ner = str(ner_model if ner_model is not None else (model_path_from_env() or ""))
-    pipeline = pipeline_id(ner)
+    from kg.extract.spans import default_model
+
+    pipeline = pipeline_id(ner, default_model())
     built_with = read_manifest(out).get("pipeline", PIPELINE_VERSION)
     folder = GraphFolder(out, fresh)
     if len(folder) and built_with != pipeline:

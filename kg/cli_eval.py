@@ -9,21 +9,22 @@ from typing import Annotated
 
 import typer
 
-SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "all")
+SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantrain", "all")
 DEFAULT_PAPERS = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
 
 
 def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_cmd(
-        gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner') or paper-level gold.")],
+        gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner'), paper-level gold, or a folder of mention-level gold batches (eval/gold/spans).")],
         pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now, or a second paper-level annotation of the same papers (agreement).")] = None,
-        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh (the blind one), heldout, tune, train, bulk or all.")] = "fresh",
+        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh, heldout, tune, train, bulk, spantest (the blind mention-level test split), spantrain or all.")] = "fresh",
         papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,
         ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",
                                                  help="Trained span model folder (scripts/train_ner.py); GPL-3.0-derived, optional.")] = None,
+        model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
     ) -> None:
         """Score extraction against gold: precision, recall and F1 per label.
 
@@ -40,11 +41,12 @@ def register(app: typer.Typer) -> None:
             score_scier,
         )
         from kg.extract import Extractor
+        from kg.extract.spans import resolve_model
         from kg.records import Extraction
 
         if not gold.exists():
             raise InputError(f"{gold}: no such gold file")
-        first = gold.read_text(encoding="utf-8").split("\n", 1)[0]
+        first = "" if gold.is_dir() else gold.read_text(encoding="utf-8").split("\n", 1)[0]
         scier = '"ner"' in first and '"sentence"' in first
         if scier:
             rows = read_scier(gold)
@@ -71,11 +73,13 @@ def register(app: typer.Typer) -> None:
                 raise InputError(f"{pred}: no prediction for {len(missing)} gold item(s), e.g. {missing[0]}")
             exs = [by_id[i] for i in ids]
         else:
-            exs = list(Extractor(ner_model=ner or "").extract_all(ps))
+            spans_model = resolve_model(model)
+            exs = list(Extractor(ner_model=ner or "", spans_model=str(spans_model or "")).extract_all(ps))
         result = score_scier(rows, exs) if scier else score_papers(rows, exs, max(errors, 5))
         result["gold"] = str(gold)
         result["items"] = len(rows)
         result["ner_model"] = str(ner) if ner and pred is None else None
+        result["spans_model"] = str(resolve_model(model) or "off") if pred is None else None
         if not scier:
             result["split"] = split
         if as_json:

@@ -138,7 +138,13 @@ def scier_papers(rows: list[dict]) -> list[Paper]:
 
 
 def read_paper_gold(path: Path, split: str | None = None) -> list[dict]:
-    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """Rows of a paper-level gold file, or of a folder of mention-level batches (``b###.jsonl``,
+    ``t###.jsonl``; second annotations ``d###`` are left out), of one split or all."""
+    path = Path(path)
+    files = sorted(path.glob("[bt][0-9][0-9][0-9].jsonl")) if path.is_dir() else [path]
+    if not files:
+        raise InputError(f"{path}: no gold batches (b###.jsonl, t###.jsonl) in this folder")
+    rows = [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
     if rows and "entities" not in rows[0]:
         raise InputError(f"{path}: not paper-level gold (needs 'entities')")
     return [r for r in rows if split in (None, "all") or r.get("split") == split]

@@ -22,14 +22,17 @@ class Extractor:
     """Runs the spaCy pipeline over papers. One instance per process; reuse it."""
 
     def __init__(self, lexicon_dir: Path | str = LEXICON_DIR, batch_size: int = 64,
-                 ner_model: Path | str | None = None):
-        """``ner_model``: folder of the optional trained span model; None reads
-        ``$KG_NER_MODEL`` (unset or empty: rules only)."""
+                 ner_model: Path | str | None = None, spans_model: Path | str | None = None):
+        """``spans_model``: folder of kg's span model; None takes ``$KG_SPANS`` or the packaged
+        model (:func:`kg.extract.spans.default_model`), "" none (rules only). ``ner_model``:
+        folder of the optional SciER-trained model; None reads ``$KG_NER_MODEL``."""
         from kg.extract.ner import model_path_from_env
         from kg.extract.pipeline import build_nlp
+        from kg.extract.spans import default_model
 
         self.ner_model = ner_model if ner_model is not None else model_path_from_env()
-        self.nlp = build_nlp(lexicon_dir, self.ner_model)
+        self.spans_model = spans_model if spans_model is not None else default_model()
+        self.nlp = build_nlp(lexicon_dir, self.ner_model, self.spans_model)
         self.batch_size = batch_size
         self.lexicon_dir = lexicon_dir
         self._done = 0
@@ -69,7 +72,7 @@ class Extractor:
         if self._done >= RENEW:
             from kg.extract.pipeline import build_nlp
 
-            self.nlp = build_nlp(self.lexicon_dir, self.ner_model)
+            self.nlp = build_nlp(self.lexicon_dir, self.ner_model, self.spans_model)
             self._done = 0
 
 

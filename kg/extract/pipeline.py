@@ -48,16 +48,22 @@ from kg.extract.phrases import find_phrases
 from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
-PIPELINE_VERSION = "rules-1"
+PIPELINE_VERSION = "rules-2"
 
 
-def pipeline_id(ner_model: Path | str | None = None) -> str:
-    """What made an extraction: ``rules-1``, or ``rules-1+ner-scier-1`` with the span model."""
-    if not ner_model:
-        return PIPELINE_VERSION
-    from kg.extract.ner import NER_VERSION
+def pipeline_id(ner_model: Path | str | None = None, spans_model: Path | str | None = None) -> str:
+    """What made an extraction: ``rules-2``, ``rules-2+spans-1`` with kg's span model,
+    ``...+ner-scier-1`` with the optional SciER one."""
+    out = PIPELINE_VERSION
+    if spans_model:
+        from kg.extract.spans import SPANS_VERSION
 
-    return f"{PIPELINE_VERSION}+ner-scier-{NER_VERSION}"
+        out += f"+spans-{SPANS_VERSION}"
+    if ner_model:
+        from kg.extract.ner import NER_VERSION
+
+        out += f"+ner-scier-{NER_VERSION}"
+    return out
 
 
 @Language.component("kg_sentences")
@@ -228,9 +234,25 @@ EPONYMS = {"Markov", "Gaussian", "Bayesian", "Hilbert", "Wasserstein", "Lipschit
            "Wiener", "Ising", "Hopfield", "Schrödinger", "Brownian", "Lyapunov", "Chebyshev"}
 
 
-@Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR)})
-def make_entities(nlp: Language, name: str, lexicon_dir: str) -> EntityMerger:
-    return EntityMerger(_lexicon(lexicon_dir), _stoplist(lexicon_dir))
+@Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR), "selector_dir": ""})
+def make_entities(nlp: Language, name: str, lexicon_dir: str, selector_dir: str) -> EntityMerger:
+    lexicon = _lexicon(lexicon_dir)
+    selector = None
+    if selector_dir:
+        from kg.extract.select import Selector
+
+        selector = Selector.load(selector_dir, name_of=lambda surface, label: reading_name(lexicon, surface, label))
+    return EntityMerger(lexicon, _stoplist(lexicon_dir), selector)
+
+
+def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
+    """The canonical name of ``surface`` read as ``label``: the lexicon's when it knows the
+    surface under that label, else the surface's canonical form (common nouns in lower case)."""
+    entry = lexicon.lookup(surface)
+    if entry is not None and entry.label == label:
+        return entry.name
+    name = canonical_long_form(surface, label)
+    return lower_common_words(name) if label in ("Technique", "Task", "Metric") else name
 
 
 @cache
@@ -247,7 +269,8 @@ _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lex
              "ner": 2,  # the optional trained span model (kg_ner): below every rule that knows the name
              "noun-phrase": 3,  # a lexicon term with modifiers ("online reinforcement learning") beats the term
              "name-shape": 1, "task-phrase": 1,
-             "name-weak": 1}
+             "name-weak": 1,
+             "model": 0.5}  # kg's span model without its selector: only where no rule found anything
 
 
 class EntityMerger:
@@ -258,12 +281,33 @@ class EntityMerger:
     ``doc.user_data["kg_info"]`` keyed by canonical (label, name).
     """
 
-    def __init__(self, lexicon: Lexicon, stoplist: frozenset[str] = frozenset()):
+    def __init__(self, lexicon: Lexicon, stoplist: frozenset[str] = frozenset(), selector=None):
         self.lexicon = lexicon
         self.stoplist = stoplist
+        self.selector = selector  # a learned chooser (kg.extract.select.Selector) or None
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
+        cands, info = self.candidates(doc, text)
+        if self.selector is not None:
+            chosen = self.selector.choose(doc, text, cands)
+        else:
+            chosen = by_priority(text, cands)
+        spans = []
+        for start, end, label, name, rule in sorted(chosen):
+            sp = doc.char_span(start, end, label=label, kb_id=name, alignment_mode="expand")
+            if sp is None:
+                continue
+            sp.id_ = rule
+            spans.append(sp)
+            doc.user_data.setdefault("kg_offsets", {})[(sp.start, sp.end)] = (start, end)
+        doc.spans["kg"] = spans
+        doc.user_data["kg_info"] = info
+        return doc
+
+    def candidates(self, doc: Doc, text: str) -> tuple[list[tuple[int, int, str, str, str]], dict]:
+        """Every reading the rules, lexicons and span model offer, ``(start, end, label, name,
+        rule)``, and the extra information per (label, name)."""
         cands: list[tuple[int, int, str, str, str]] = []  # start, end, label, name, rule
         info: dict[tuple[str, str], dict] = {}
         for sp in doc.spans.get("kg_lexicon", []):
@@ -299,27 +343,26 @@ class EntityMerger:
             from kg.extract.ner import ner_candidates
 
             cands += ner_candidates(doc, self.lexicon, canonical_long_form, single_lower=False)
+        if "kg_spans" in doc.user_data:  # kg's span model ran
+            from kg.extract.spans import span_candidates
+
+            cands += span_candidates(doc, self.lexicon, canonical_long_form, lower_common_words)
         cands = [c for c in cands if fold(c[3]) not in self.stoplist and not (
             c[4] == "lexicon" and c[0] >= 2 and text[c[0] - 1] == "-" and text[c[0] - 2].isalnum())]
-        cands.sort(key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
-        taken = bytearray(len(text) + 1)
-        chosen = []
-        for c in cands:
-            if any(taken[c[0]:c[1]]) or c[1] <= c[0]:
-                continue
-            taken[c[0]:c[1]] = b"\x01" * (c[1] - c[0])
-            chosen.append(c)
-        spans = []
-        for start, end, label, name, rule in sorted(chosen):
-            sp = doc.char_span(start, end, label=label, kb_id=name, alignment_mode="expand")
-            if sp is None:
-                continue
-            sp.id_ = rule
-            spans.append(sp)
-            doc.user_data.setdefault("kg_offsets", {})[(sp.start, sp.end)] = (start, end)
-        doc.spans["kg"] = spans
-        doc.user_data["kg_info"] = info
-        return doc
+        return cands, info
+
+
+def by_priority(text: str, cands: list[tuple[int, int, str, str, str]]) -> list[tuple[int, int, str, str, str]]:
+    """One reading per stretch of text by rule priority, then length, then position."""
+    cands = sorted(cands, key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
+    taken = bytearray(len(text) + 1)
+    chosen = []
+    for c in cands:
+        if any(taken[c[0]:c[1]]) or c[1] <= c[0]:
+            continue
+        taken[c[0]:c[1]] = b"\x01" * (c[1] - c[0])
+        chosen.append(c)
+    return chosen
 
 
 @cache
@@ -376,12 +419,24 @@ def _occurrences(word: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
-def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | None = None) -> Language:
-    """The default pipeline: blank English tokenizer + kg components; with ``ner_model``
-    (a folder made by ``scripts/train_ner.py``) also the optional trained span model."""
+def glue_tokenizer(nlp: Language) -> None:
+    """Split a full stop glued between a number and a capitalised word ("in 2023.The"), as
+    spaCy already does after a letter ("recently.Thus"), so glued sentences end on a token."""
+    from spacy.util import compile_infix_regex
+
+    infixes = [*nlp.Defaults.infixes, r"(?<=[0-9])[.!?](?=[A-Z][a-z])"]
+    nlp.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
+
+
+def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | None = None,
+              spans_model: Path | str | None = None) -> Language:
+    """The default pipeline: blank English tokenizer + kg components; with ``spans_model`` (a
+    folder made by ``make model``) kg's span model; with ``ner_model`` (a folder made by
+    ``scripts/train_ner.py``) also the optional SciER-trained one."""
     from kg.extract import relations  # noqa: F401  (registers kg_relations)
 
     nlp = spacy.blank("en")
+    glue_tokenizer(nlp)
     nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)
     nlp.max_length = 5_000_000
     cfg = {"lexicon_dir": str(lexicon_dir)}
@@ -392,7 +447,14 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | Non
         from kg.extract import ner  # noqa: F401  (registers kg_ner)
 
         nlp.add_pipe("kg_ner", config={"model_path": str(ner_model)})
-    nlp.add_pipe("kg_entities", config=cfg)
+    ent_cfg = dict(cfg)
+    if spans_model:
+        from kg.extract import spans  # noqa: F401  (registers kg_spans)
+
+        nlp.add_pipe("kg_spans", config={"model_path": str(spans_model)})
+        if (Path(spans_model) / "select" / "weights.npy").is_file():
+            ent_cfg["selector_dir"] = str(Path(spans_model) / "select")
+    nlp.add_pipe("kg_entities", config=ent_cfg)
     nlp.add_pipe("kg_relations")
     return nlp
 

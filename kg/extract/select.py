@@ -1,0 +1,236 @@
+"""The learned chooser of readings (``Selector``): which candidate spans are entities, and of what label.
+
+The rules, the lexicons and the span model (:mod:`kg.extract.spans`) each offer readings of a
+stretch of text. Without a selector the merger takes them by a fixed rule priority; the selector
+instead scores every distinct stretch with a multinomial logistic regression over what offered
+it (each rule with its label, the lexicon's label, the span model's label, exact or
+overlapping), the words themselves (surface, head, first word, shape, length) and their
+context (two words either side, title or abstract, sentence start). The readings then win in
+order of confidence, one per stretch, while the chance that the stretch is no entity stays
+below the threshold. So the lexicon's "precision" is dropped where the text means numerical
+precision, and "recall" where it is a verb, because annotators did not mark them there.
+
+Trained by ``scripts/train_select.py`` on kg's mention-level gold, from span-model readings
+made out of fold (a model that never saw the paper), so the weights learn how far to trust it.
+The weights ship in the package (``kg/data/select``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+SELECT_VERSION = "1"
+DEFAULT_SELECTOR = Path(__file__).resolve().parents[1] / "data" / "select"
+NONE = "-"
+CLASSES = (NONE, "Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software")
+_WORD = re.compile(r"[\w][\w'.+-]*[\w+]|[\w]")
+Cand = tuple[int, int, str, str, str]
+
+
+def _shape(w: str) -> str:
+    if w.isdigit():
+        return "d"
+    if w.isupper():
+        return "X" if len(w) > 1 else "x1"
+    if w[:1].isupper():
+        return "Xx" if w[1:].islower() or not w[1:] else "XxX"
+    if any(c.isupper() for c in w):
+        return "xX"
+    return "x"
+
+
+def _norm(w: str) -> str:
+    w = w.lower()
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def features(text: str, start: int, end: int, group: list[Cand], around: list[Cand],
+             is_title: bool) -> list[str]:
+    """The features of one stretch ``text[start:end]``: ``group`` are the candidates with exactly
+    these bounds, ``around`` the other candidates that overlap it."""
+    surface = text[start:end]
+    words = _WORD.findall(surface) or [surface]
+    before = _WORD.findall(text[max(0, start - 60):start])[-2:]
+    after = _WORD.findall(text[end:end + 60])[:2]
+    before = [""] * (2 - len(before)) + [w.lower() for w in before]
+    after = [w.lower() for w in after] + [""] * (2 - len(after))
+    head, first = _norm(words[-1]), words[0].lower()
+    f = ["bias", f"s={_norm(surface)}", f"h={head}", f"w0={first}", f"n={min(len(words), 5)}",
+         f"sh={_shape(words[0])}|{_shape(words[-1])}", f"p1={before[1]}", f"p2={before[0]}",
+         f"n1={after[0]}", f"n2={after[1]}", f"h|n1={head}|{after[0]}", f"p1|h={before[1]}|{head}",
+         f"title={is_title}"]
+    sent_start = start == 0 or text[:start].rstrip()[-1:] in (".", "!", "?", ":", ";")
+    if sent_start:
+        f.append("sent0")
+    if any(c.isdigit() for c in surface):
+        f.append("digit")
+    if "-" in surface:
+        f.append("hyphen")
+    if text[end:end + 1] == "-":
+        f.append("next-hyphen")
+    if text[end:end + 2] == " (" or text[max(0, start - 1):start] == "(":
+        f.append("paren")
+    rules = sorted({(c[4], c[2]) for c in group})
+    for rule, label in rules:
+        f += [f"r={rule}|{label}", f"r={rule}", f"l={label}", f"r={rule}|{label}|h={head}"]
+    if not any(r == "model" for r, _ in rules):
+        f.append("no-model")
+        f += [f"mo={c[2]}" for c in around if c[4] == "model"][:2]
+    if len(rules) > 1:
+        f.append(f"nrules={min(len(rules), 4)}")
+    f += sorted({f"ov={c[4]}" for c in around if c[4] != "model"})[:4]
+    return f
+
+
+class Selector:
+    """A multinomial logistic regression over :func:`features`: ``weights`` (features × classes),
+    ``index`` (feature -> row) and the threshold on the probability of no entity."""
+
+    def __init__(self, index: dict[str, int], weights: np.ndarray, threshold: float,
+                 name_of: Callable[[str, str], str] | None = None):
+        self.index = index
+        self.weights = weights
+        self.threshold = threshold
+        self.name_of = name_of or (lambda surface, label: surface)
+
+    @classmethod
+    def load(cls, folder: Path | str = DEFAULT_SELECTOR, name_of=None) -> Selector:
+        folder = Path(folder)
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
+        weights = np.load(folder / "weights.npy")
+        return cls({f: i for i, f in enumerate(feats)}, weights, float(meta["threshold"]), name_of)
+
+    def save(self, folder: Path | str, meta: dict) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        feats = sorted(self.index, key=self.index.get)
+        (folder / "features.txt").write_text("\n".join(feats), encoding="utf-8")
+        np.save(folder / "weights.npy", self.weights.astype(np.float32))
+        meta = {**meta, "threshold": self.threshold, "classes": list(CLASSES), "version": SELECT_VERSION}
+        (folder / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+    def probs(self, feats: list[list[str]]) -> np.ndarray:
+        out = np.zeros((len(feats), len(CLASSES)), dtype=np.float64)
+        for i, fs in enumerate(feats):
+            rows = [self.index[x] for x in fs if x in self.index]
+            if rows:
+                out[i] = self.weights[rows].sum(axis=0)
+        out -= out.max(axis=1, keepdims=True)
+        np.exp(out, out=out)
+        return out / out.sum(axis=1, keepdims=True)
+
+    def choose(self, doc, text: str, cands: list[Cand]) -> list[Cand]:
+        """One reading per stretch, in order of confidence, while P(no entity) < threshold."""
+        stretches, feats = stretch_features(doc, text, cands)
+        if not stretches:
+            return []
+        p = self.probs(feats)
+        order = sorted(range(len(stretches)), key=lambda i: (p[i, 0], stretches[i][0], stretches[i][1]))
+        taken = bytearray(len(text) + 1)
+        chosen = []
+        for i in order:
+            if p[i, 0] >= self.threshold:
+                break
+            (start, end), group = stretches[i]
+            if any(taken[start:end]):
+                continue
+            label = CLASSES[1 + int(np.argmax(p[i, 1:]))]
+            chosen.append(reading(text, start, end, label, group, self.name_of))
+            taken[start:end] = b"\x01" * (end - start)
+        return chosen
+
+
+_RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "new-name", "name-shape",
+               "model-generic", "noun-phrase", "task-phrase", "name-weak", "ner", "model")
+
+
+def reading(text: str, start: int, end: int, label: str, group: list[Cand],
+            name_of: Callable[[str, str], str]) -> Cand:
+    """The chosen reading of a stretch: the best rule's candidate with that label, else the best
+    rule's candidate relabelled (its rule kept, so proposal cues still see a coined name), with
+    the name the label gives the surface."""
+    rank = {r: i for i, r in enumerate(_RULE_ORDER)}
+    group = sorted(group, key=lambda c: (rank.get(c[4], 99), c[3]))
+    same = [c for c in group if c[2] == label]
+    if same:
+        return same[0]
+    best = group[0]
+    return (start, end, label, name_of(text[start:end], label), best[4])
+
+
+def stretch_features(doc, text: str, cands: Iterable[Cand]) -> tuple[list, list[list[str]]]:
+    """``[((start, end), group)]`` for every distinct stretch and its features."""
+    groups: dict[tuple[int, int], list[Cand]] = {}
+    for c in cands:
+        if c[1] > c[0]:
+            groups.setdefault((c[0], c[1]), []).append(c)
+    keys = sorted(groups)
+    is_title = _is_title(text)
+    out, feats = [], []
+    for k in keys:
+        around = [c for k2 in keys if k2 != k and k2[0] < k[1] and k[0] < k2[1] for c in groups[k2]]
+        out.append((k, groups[k]))
+        feats.append(features(text, k[0], k[1], groups[k], around, is_title))
+    return out, feats
+
+
+def _is_title(text: str) -> bool:
+    return len(text) < 300 and not text.rstrip().endswith(".")
+
+
+# ---------------------------------------------------------------- training
+
+
+def fit(feats: list[list[str]], labels: list[str], l2: float = 1.0, min_count: int = 2,
+        max_iter: int = 300) -> tuple[dict[str, int], np.ndarray]:
+    """Multinomial logistic regression with an L2 penalty, by L-BFGS (scipy), on features seen
+    at least ``min_count`` times. Deterministic: no sampling, fixed initialisation."""
+    from collections import Counter
+
+    from scipy.optimize import minimize
+    from scipy.sparse import csr_matrix
+
+    counts = Counter(x for fs in feats for x in set(fs))
+    vocab = sorted(x for x, n in counts.items() if n >= min_count)
+    index = {x: i for i, x in enumerate(vocab)}
+    rows, cols = [], []
+    for i, fs in enumerate(feats):
+        for x in set(fs):
+            j = index.get(x)
+            if j is not None:
+                rows.append(i)
+                cols.append(j)
+    X = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(feats), len(vocab)))
+    y = np.array([CLASSES.index(lab) for lab in labels])
+    Y = np.zeros((len(y), len(CLASSES)))
+    Y[np.arange(len(y)), y] = 1.0
+    F, C = len(vocab), len(CLASSES)
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        W = w.reshape(F, C)
+        Z = X @ W
+        Z -= Z.max(axis=1, keepdims=True)
+        logp = Z - np.log(np.exp(Z).sum(axis=1, keepdims=True))
+        P = np.exp(logp)
+        val = -(Y * logp).sum() + 0.5 * l2 * (W * W).sum()
+        grad = X.T @ (P - Y) + l2 * W
+        return val, grad.ravel()
+
+    res = minimize(loss, np.zeros(F * C), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
+    return index, res.x.reshape(F, C)
+
+
+@cache
+def load_selector(folder: str) -> Selector:
+    return Selector.load(folder)
+
+
+def available(folder: Path | str | None) -> bool:
+    return bool(folder) and (Path(folder) / "weights.npy").is_file()

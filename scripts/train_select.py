@@ -36,9 +36,9 @@ def examples(pairs, spans_model: Path) -> list[dict]:
 
     from kg.extract import Extractor
     from kg.extract.docutil import doc_text
-    from kg.extract.select import NONE, stretch_features
+    from kg.extract.select import EXACT, NONE, stretch_features
 
-    ex = Extractor(spans_model=str(spans_model))
+    ex = Extractor(spans_model=str(spans_model or ""))
     merger = ex.nlp.get_pipe("kg_entities")
     saved, merger.selector = merger.selector, None
     out = []
@@ -55,6 +55,7 @@ def examples(pairs, spans_model: Path) -> list[dict]:
                 gold = {(s, e): lab for s, e, lab in gold_spans.flat(found[field])}
                 labels = [gold.get(k, NONE) for k, _ in stretches]
                 out.append({"id": row["id"], "text": text, "stretches": [k for k, _ in stretches],
+                            "exact": [any(c[4] in EXACT for c in g) for _, g in stretches],
                             "feats": feats, "labels": labels, "gold": gold})
     finally:
         merger.selector = saved
@@ -69,6 +70,8 @@ def greedy_f1(docs: list[dict], probs_by_doc: list, threshold: float) -> float:
 
     tp = fp = fn = 0
     for d, p in zip(docs, probs_by_doc, strict=True):
+        p = p.copy()
+        p[[i for i, x in enumerate(d["exact"]) if x], 0] = 0.0
         order = sorted(range(len(d["stretches"])), key=lambda i: (p[i, 0], d["stretches"][i]))
         taken = bytearray(len(d["text"]) + 1)
         chosen = set()
@@ -103,7 +106,7 @@ def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0)) ->
     t0 = time.monotonic()
     pairs = [p for p in training_rows(papers) if not is_dev(p[0]["id"])]
     by_fold = [[p for p in pairs if fold_of(p[0]["id"]) == k] for k in (0, 1)]
-    docs = [examples(by_fold[k], folds_dir / str(k)) for k in (0, 1)]
+    docs = [examples(by_fold[k], folds_dir / str(k) if folds_dir else None) for k in (0, 1)]
     flat = [[(f, lab) for d in ds for f, lab in zip(d["feats"], d["labels"], strict=True)] for ds in docs]
     best = (-1.0, None, None)
     grid = []
@@ -123,7 +126,7 @@ def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0)) ->
     sel = Selector(index, weights, t)
     meta = {"papers": len(pairs), "examples": len(allf), "features": len(index), "l2": l2,
             "cross_fitted_f1": round(f1, 4), "grid": grid, "seconds": round(time.monotonic() - t0, 1)}
-    sel.save(Path(model) / "select", meta)
+    sel.save(Path(model) / "select" if folds_dir else Path(model), meta)
     return {k: v for k, v in meta.items() if k != "grid"} | {"threshold": t}
 
 
@@ -134,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=Path, default=ROOT / "build" / "folds",
                     help="folder with the two cross-fitting span models 0/ and 1/")
     ap.add_argument("--papers", type=int, default=0)
+    ap.add_argument("--rules-only", action="store_true",
+                    help="readings of the rules alone (no span model); the selector goes into --model itself")
     a = ap.parse_args(argv)
-    print(json.dumps(train(a.model, a.folds, a.papers)))
+    print(json.dumps(train(a.model, None if a.rules_only else a.folds, a.papers)))
     return 0
 
 

@@ -18,7 +18,7 @@ from kg.text import entity_id, fold
 
 CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5,
-              "model": 0.75, "model-fill": 0.6}
+              "model": 0.75, "model-coined": 0.6}
 
 
 # a sentence in which the authors speak of their work
@@ -241,7 +241,7 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
         g = groups[eid]
         target = index.get(_surface_key(g["name"]))
         if target is None or target == eid or not (
-                groups[target]["label"] == g["label"] or g["rule"] in ("new-name", "name-shape", "name-weak")):
+                groups[target]["label"] == g["label"] or g["rule"] in ("new-name", "name-shape", "model-coined", "name-weak")):
             continue
         t = groups[target]
         t["mentions"] += g["mentions"]
@@ -252,7 +252,7 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
 
 _RULE_RANK = {"acronym": 5, "lexicon-acronym": 5, "url": 5, "model-name": 4, "lexicon": 4, "new-name": 4,
               "name-shape": 3, "model-generic": 3, "ner": 2, "noun-phrase": 2, "task-phrase": 1, "name-weak": 1,
-              "model": 4, "model-fill": 2}
+              "model": 4, "model-coined": 3}
 
 
 def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:

@@ -43,7 +43,7 @@ APPOSITIVE_HEADS = {
     "package": "Software", "engine": "Software", "simulator": "Software", "platform": "Software",
     "metric": "Metric", "measure": "Metric", "score": "Metric",
 }
-_NAMEABLE_RULES = {"name-shape", "name-weak", "acronym", "lexicon", "new-name"}
+_NAMEABLE_RULES = {"name-shape", "model-coined", "name-weak", "acronym", "lexicon", "new-name"}
 _GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", "an", "from", "at"}
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub", "namely"}
 
@@ -180,7 +180,7 @@ class Proposals:
 
     def propose(self, sp: Span, rule: str, label: str | None = None) -> Span:
         st = self.sent(sp.start)
-        if sp.id_ in ("name-shape", "name-weak", "new-name"):
+        if sp.id_ in ("name-shape", "model-coined", "name-weak", "new-name"):
             sp = self.extend_right(sp, st[1])
         label = label or _appositive(self.doc, sp, st[1]) or self.head_after(sp) \
             or ("Method" if sp.label_ in ("Technique", "Task") else sp.label_)
@@ -319,7 +319,7 @@ class Proposals:
         self.variants()
         sent_starts = set(self.starts)
         for sp in list(self.spans):  # appositives define names even without a trigger verb
-            if sp.start in sent_starts and sp.id_ in ("name-shape", "name-weak", "acronym") \
+            if sp.start in sent_starts and sp.id_ in ("name-shape", "model-coined", "name-weak", "acronym") \
                     and (sp.label_, sp.kb_id_) not in self.proposed \
                     and _appositive(doc, sp, self.sent(sp.start)[1]) is not None:
                 self.propose(sp, "appositive")
@@ -357,7 +357,7 @@ class Proposals:
             k += 1
         nxt = self.by_token.get(k)
         return k < end and (doc[k].lower_ in NAMING or nxt is not None and nxt.id_ in (
-            "name-shape", "name-weak", "acronym") or _capish(doc[k]) and k not in self.by_token)
+            "name-shape", "model-coined", "name-weak", "acronym") or _capish(doc[k]) and k not in self.by_token)
 
     def trigger(self, i: int, end: int, rule: str) -> None:
         """``we propose X``: the first name in the verb's object, and names coordinated with it.
@@ -384,7 +384,7 @@ class Proposals:
                 if sp.id_ == "lexicon":
                     ok = pp == 0 and sp.label_ in ("Method", "Dataset", "Software") and not rule.startswith("proposal:releas")
                 elif pp == 2:  # "a framework for ... prediction network (TempNet)"
-                    ok = sp.id_ in ("acronym", "name-shape") and self.first_mention(sp) and doc[j - 1].text == "("
+                    ok = sp.id_ in ("acronym", "name-shape", "model-coined") and self.first_mention(sp) and doc[j - 1].text == "("
                 else:
                     ok = sp.id_ in _NAMEABLE_RULES and (pp == 0 or self.first_mention(sp))
                 if ok and not self.modifier(sp, end):
@@ -429,7 +429,7 @@ class Proposals:
             sp = self.by_token.get(k)
             if sp is None or sp.start != k:
                 continue
-            if sp.id_ in ("name-shape", "acronym", "new-name") and (
+            if sp.id_ in ("name-shape", "model-coined", "acronym", "new-name") and (
                     k == i + 1 or doc[k - 1].text in {"(", ","}) and self.first_mention(sp):
                 self.propose(sp, "proposal:our")
             return
@@ -441,7 +441,7 @@ class Proposals:
             return
         for k in range(i - 2, max(s0, i - 14) - 1, -1):
             sp = self.by_token.get(k)
-            if sp is not None and sp.id_ in ("name-shape", "acronym", "new-name") and self.first_mention(sp):
+            if sp is not None and sp.id_ in ("name-shape", "model-coined", "acronym", "new-name") and self.first_mention(sp):
                 self.propose(sp, "proposal:passive")
                 return
 
@@ -456,7 +456,7 @@ class Proposals:
             stems |= info.get(key, {}).get("aliases", set())
         for sp in list(self.spans):
             head, _, tail = sp.kb_id_.partition("-")
-            if sp.id_ == "name-shape" and head in stems and tail.isalpha() and tail.isupper():
+            if sp.id_ in ("name-shape", "model-coined") and head in stems and tail.isalpha() and tail.isupper():
                 self.propose(sp, "proposal:variant")
 
     def coordinated(self, sp: Span, end: int) -> None:
@@ -472,7 +472,7 @@ class Proposals:
             if k == j or k >= end:
                 return
             nxt = self.by_token.get(k)
-            if nxt is not None and nxt.start == k and nxt.id_ in ("name-shape", "acronym", "new-name"):
+            if nxt is not None and nxt.start == k and nxt.id_ in ("name-shape", "model-coined", "acronym", "new-name"):
                 sp = self.propose(nxt, "proposal:coordinated")
             elif nxt is None and self.prose and _capish(doc[k]):
                 e = self.capital_run(k, end)
@@ -514,7 +514,7 @@ class Proposals:
         rule = f"proposal:{low}"
         sp = self.by_token.get(j)
         if sp is not None and sp.start == j and sp.id_ in _NAMEABLE_RULES and (sp.label_ != "Task" or sp.id_ == "acronym") and (
-                sp.id_ in ("name-shape", "name-weak", "acronym", "new-name") or self.lower_name(j, s1) <= sp.end):
+                sp.id_ in ("name-shape", "model-coined", "name-weak", "acronym", "new-name") or self.lower_name(j, s1) <= sp.end):
             self.propose(sp, rule, kind)
             return
         if not self.prose or j == s0:

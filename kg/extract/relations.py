@@ -131,7 +131,7 @@ def _standalone(doc: Doc, i: int) -> bool:
 _DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "testbed", "testbeds",
                   "leaderboard", "suite"}
 _MODEL_NOUNS = {"model", "models", "checkpoint", "checkpoints"}
-_RELABEL = ("name-shape", "name-weak", "acronym", "new-name", "model-generic")
+_RELABEL = ("name-shape", "model-coined", "name-weak", "acronym", "new-name", "model-generic")
 
 
 def type_by_head(doc: Doc) -> None:
@@ -150,7 +150,7 @@ def type_by_head(doc: Doc) -> None:
     model_of: dict[int, Span] = {}
     for i in models:  # "the ProteinMPNN model", "a protein design model, ProteinMPNN"
         for sp in (end_at.get(i), start_at.get(i + 2) if i + 2 < len(doc) and doc[i + 1].text == "," else None):
-            if sp is not None and sp.id_ in ("name-shape", "new-name") and sp.label_ == "Method":
+            if sp is not None and sp.id_ in ("name-shape", "model-coined", "new-name") and sp.label_ == "Method":
                 model_of[sp.start] = sp
     for i in found:
         if not doc[i].is_lower:

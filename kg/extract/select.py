@@ -132,6 +132,9 @@ class Selector:
         if not stretches:
             return []
         p = self.probs(feats)
+        for i, (_, group) in enumerate(stretches):
+            if any(c[4] in EXACT for c in group):
+                p[i, 0] = 0.0  # exact rules are kept; the selector only gives their label
         order = sorted(range(len(stretches)), key=lambda i: (p[i, 0], stretches[i][0], stretches[i][1]))
         taken = bytearray(len(text) + 1)
         chosen = []
@@ -147,6 +150,11 @@ class Selector:
         return chosen
 
 
+#: rules that are exact where they fire (a URL, a parsed model name, an acronym definition): the
+#: selector labels their stretches but never drops them
+EXACT = frozenset({"url", "acronym", "lexicon-acronym", "model-name"})
+#: rules whose name depends on the label (a lexicon entry's, a common noun's singular)
+_LABEL_NAMED = frozenset({"lexicon", "noun-phrase", "task-phrase", "model", "ner"})
 _RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "new-name", "name-shape",
                "model-generic", "noun-phrase", "task-phrase", "name-weak", "ner", "model")
 
@@ -154,15 +162,31 @@ _RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "ne
 def reading(text: str, start: int, end: int, label: str, group: list[Cand],
             name_of: Callable[[str, str], str]) -> Cand:
     """The chosen reading of a stretch: the best rule's candidate with that label, else the best
-    rule's candidate relabelled (its rule kept, so proposal cues still see a coined name), with
-    the name the label gives the surface."""
+    rule's candidate relabelled, its rule kept (so proposal cues still see a coined name) and its
+    name too (an acronym and its long form stay one entity), unless the name came with the label
+    (a lexicon entry, a common noun), which then takes the name the label gives the surface."""
     rank = {r: i for i, r in enumerate(_RULE_ORDER)}
     group = sorted(group, key=lambda c: (rank.get(c[4], 99), c[3]))
     same = [c for c in group if c[2] == label]
+    best = same[0] if same else group[0]
+    rule = best[4]
+    if rule == "model" and coined(text[start:end]):
+        rule = "model-coined"  # a coined name the model found: proposal cues read it as a name
     if same:
-        return same[0]
-    best = group[0]
-    return (start, end, label, name_of(text[start:end], label), best[4])
+        return (*best[:4], rule)
+    name = name_of(text[start:end], label) if best[4] in _LABEL_NAMED else best[3]
+    return (start, end, label, name, rule)
+
+
+def coined(surface: str) -> bool:
+    """A coined name's shape: a capital after the first letter or a digit with letters, in one
+    word ("CAPABOOST", "FooNet", "GPT-4", "H²CL"), not a capitalised common word.
+
+    >>> [coined(s) for s in ("CAPABOOST", "FooNet", "GPT-4", "Dropout", "graph attention", "UP2ME")]
+    [True, True, True, False, False, True]
+    """
+    return " " not in surface.strip() and (any(c.isupper() for c in surface[1:])
+                                           or any(c.isdigit() for c in surface) and any(c.isalpha() for c in surface))
 
 
 def stretch_features(doc, text: str, cands: Iterable[Cand]) -> tuple[list, list[list[str]]]:

@@ -5,7 +5,8 @@
 
 1. Reads the annotated training batches ``eval/gold/spans/b###.jsonl`` in draw order (the blind
    test batches ``t###`` and the second annotations ``d###`` are never read). ``--papers N``
-   keeps the first N papers of the draw that are annotated: the learning-curve subsets.
+   trains on the first N annotated papers of the draw that are not development papers: the
+   learning-curve subsets, all measured on the same development papers.
 2. Places every mention form in the title and abstract (``eval/spans.py``: all occurrences,
    longest reading first) and writes spaCy DocBins, the title and the abstract as two docs,
    tokenised as kg tokenises. Every tenth paper (stable hash of its id) is the training-time dev
@@ -49,18 +50,23 @@ def fold_of(pid: str, folds: int = 2) -> int:
 
 
 def training_rows(limit: int = 0, papers_dir: Path = PAPERS) -> list[tuple[dict, dict]]:
-    """``(gold row, paper record)`` of the annotated training papers, in draw order."""
+    """``(gold row, paper record)`` of the annotated papers of the training draw, in draw order:
+    every development paper (:func:`is_dev`) and the first ``limit`` others (0: all), so that
+    the learning-curve subsets share one development set."""
     import sample
     import spans
 
     rows = {r["id"]: r for r in spans.read_rows(spans.gold_files("b"))}
-    out = []
+    out, n = [], 0
     for _, rec in spans.draws(papers_dir)[spans.TRAIN_SPLIT]:
         row = rows.get(sample.paper_id(rec))
-        if row is not None:
+        if row is None:
+            continue
+        if is_dev(row["id"]):
             out.append((row, rec))
-            if limit and len(out) >= limit:
-                break
+        elif not limit or n < limit:
+            out.append((row, rec))
+            n += 1
     return out
 
 
@@ -170,7 +176,7 @@ def train(out: Path = OUT, papers: int = 0, vectors: Path = VECTORS, seed: int =
         out.parent.mkdir(parents=True, exist_ok=True)
         model.to_disk(out)
         _strip_training_callbacks(out / "config.cfg")
-        summary = {"out": str(out), "papers": len(pairs), "seconds": round(seconds, 1),
+        summary = {"out": str(out), "train_papers": len(tr), "dev_papers": len(dv), "seconds": round(seconds, 1),
                    "stopped_by": stopped, **{k: v for k, v in scores.items() if k != "ents_per_type"},
                    "per_type": {k: round(v["f"], 3) for k, v in (scores.get("ents_per_type") or {}).items()}}
         print(json.dumps(summary), file=log)

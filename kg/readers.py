@@ -24,7 +24,7 @@ from typing import Any
 
 from kg.errors import InputError
 from kg.records import Paper
-from kg.text import clean, short_hash
+from kg.text import clean, clean_id, short_hash
 
 FORMATS = ("txt", "jsonl", "json", "csv")
 _EXT = {".txt": "txt", ".md": "txt", ".text": "txt", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -234,7 +234,9 @@ def paper_from_record(rec: Any, source: str, line: int | None, report: ReadRepor
         year = vyear
     if venue is None and venue_raw:
         venue = f"{clean(str(venue_raw))} {year}" if year else clean(str(venue_raw))
-    rid = clean(str(rec.get("id") or ""))
+    # an id is an identifier, not prose: "nWLt35BU1z_" keeps the underscore that markdown
+    # cleaning would take for emphasis
+    rid = clean_id(str(rec.get("id") or ""))
     if not rid:
         rid = _id_from_links(rec) or _venue_slug(venue) + "-" + short_hash(title + "\n" + abstract)
     github = rec.get("github") or rec.get("code") or None

@@ -88,6 +88,18 @@ def clean(text: str) -> str:
     return text
 
 
+def clean_id(text: str) -> str:
+    """An identifier as written, less invisible and control characters and extra whitespace; no
+    markdown, LaTeX or HTML rules (``nWLt35BU1z_`` keeps its underscore).
+
+    >>> clean_id(" corl2021:nWLt35BU1z_\u200b ")
+    'corl2021:nWLt35BU1z_'
+    """
+    text = unicodedata.normalize("NFC", text)
+    text = _CONTROL.sub(" ", _INVISIBLE.sub("", text))
+    return _WS.sub(" ", text).strip()
+
+
 def _clean_once(text: str) -> str:
     if not text:
         return ""

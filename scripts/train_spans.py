@@ -103,7 +103,7 @@ def to_docs(pairs: list[tuple[dict, dict]], nlp, stats: Counter) -> list:
 
 
 def train(out: Path = OUT, papers: int = 0, vectors: Path = VECTORS, seed: int = 0, epochs: int = 30,
-          max_minutes: float = 25.0, config: Path = CONFIG, overrides: dict | None = None,
+          max_minutes: float = 0.0, config: Path = CONFIG, overrides: dict | None = None,
           quiet: bool = False, leave_out: tuple[int, int] | None = None,
           init_tok2vec: Path | None = None) -> dict:
     """``leave_out=(k, n)``: train without the papers of fold k of n (cross-fitting)."""
@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vectors", type=Path, default=VECTORS)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--max-minutes", type=float, default=25.0)
+    ap.add_argument("--max-minutes", type=float, default=0.0,
+                    help="stop after this much wall time (0: none; a limit makes the result depend on the machine)")
     ap.add_argument("--config", type=Path, default=CONFIG)
     ap.add_argument("--leave-out", default=None, metavar="K/N", help="train without fold K of N")
     ap.add_argument("--init-tok2vec", type=Path, default=None, help="pretrained tok2vec weights (spacy pretrain)")

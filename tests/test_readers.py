@@ -39,6 +39,14 @@ def test_jsonl_keeps_ids_and_reports_bad_lines(tmp_path):
     assert [(p.line, p.reason.split(":")[0]) for p in report.skipped] == [(2, "bad JSON"), (4, "not an object")]
 
 
+def test_ids_are_identifiers_not_prose(tmp_path):
+    lines = [json.dumps({"id": "corl2021:nWLt35BU1z_", "abstract": "An abstract about _emphasis_ words."}),
+             json.dumps({"id": "  a  b ", "abstract": "Another abstract about methods."})]
+    papers, _ = read(write(tmp_path, "x.jsonl", "\n".join(lines)))
+    assert [p.id for p in papers] == ["corl2021:nWLt35BU1z_", "a b"]
+    assert papers[0].abstract == "An abstract about emphasis words."
+
+
 def test_jsonl_record_with_raw_newline_is_joined(tmp_path):
     raw = '{"id": "n1", "abstract": "first line\nsecond line of the abstract"}\n{"id": "n2", "abstract": "a normal abstract here"}'
     papers, report = read(write(tmp_path, "x.jsonl", raw))

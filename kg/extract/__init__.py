@@ -33,6 +33,11 @@ class Extractor:
         self.ner_model = ner_model if ner_model is not None else model_path_from_env()
         self.spans_model = spans_model if spans_model is not None else default_model()
         self.nlp = build_nlp(lexicon_dir, self.ner_model, self.spans_model)
+        self.proposer = None
+        if self.spans_model and (Path(self.spans_model) / "propose" / "weights.npy").is_file():
+            from kg.extract.propose import ProposalModel
+
+            self.proposer = ProposalModel.load(Path(self.spans_model) / "propose")
         self.batch_size = batch_size
         self.lexicon_dir = lexicon_dir
         self._done = 0
@@ -41,7 +46,7 @@ class Extractor:
         from kg.extract.adapter import doc_to_extraction
 
         return doc_to_extraction(self.nlp(paper.abstract), paper,
-                                 self.nlp(paper.title) if paper.title else None)
+                                 self.nlp(paper.title) if paper.title else None, self.proposer)
 
     def extract_all(self, papers: Iterable[Paper],
                     progress: Callable[[int], None] | None = None) -> Iterator[Extraction]:
@@ -56,7 +61,7 @@ class Extractor:
             docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
             titled = [p.title for p in batch if p.title]
             tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
-            out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None)
+            out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer)
                    for doc, p in zip(docs, batch, strict=True)]
             self._renew_if_due(len(out))
             yield from out

@@ -24,7 +24,7 @@ CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 
 # a sentence in which the authors speak of their work
 _AUTHOR_CUE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]he proposed|[Tt]his (?:method|approach|framework|algorithm|model))\b")
 # a name in the title's opening phrase is the weakest reading of a proposal
-_PROPOSES_CONFIDENCE = {"title-colon": 0.85, "title-lead": 0.6}
+_PROPOSES_CONFIDENCE = {"title-colon": 0.85, "title-lead": 0.6, "learned": 0.7, "learned-title": 0.6}
 
 
 def repository_id(name: str) -> str:
@@ -39,8 +39,10 @@ def make_id(label: str, name: str) -> str:
     return entity_id(label, fold(name) or name)
 
 
-def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> Extraction:
-    """Turn the annotated abstract (and title) into the paper's Extraction record."""
+def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, proposer=None) -> Extraction:
+    """Turn the annotated abstract (and title) into the paper's Extraction record; ``proposer``
+    (a :class:`~kg.extract.propose.ProposalModel`) makes the last decision on what the paper
+    proposes."""
     text = doc_text(doc)
     if title_doc is not None:
         from kg.extract.relations import echo_title
@@ -150,6 +152,9 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         if key in key_to_id:
             proposed_ids.setdefault(key_to_id[key], (rule, sent))
 
+    if proposer is not None:
+        proposed_ids = proposer.decide([e for e in entities if e.id not in derived], groups, proposed_ids,
+                                       title, text, sents, sentence_of)
     ent_by_id = {e.id: e for e in entities}
     for e in entities:
         if not e.mentions or e.id in derived:
@@ -157,7 +162,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None) -> E
         ev = evidence(e.mentions[0])
         if e.id in proposed_ids:
             rule, (p0, p1) = proposed_ids[e.id]
-            from_title = rule in ("title-colon", "title-lead")
+            from_title = rule in ("title-colon", "title-lead", "learned-title")
             pev = Evidence(title, 0, len(title), "title") if from_title else span_evidence(p0, p1)
             relations.append(Relation("PROPOSES", paper.id, e.id, pev, _PROPOSES_CONFIDENCE.get(rule, 0.9), rule))
             continue

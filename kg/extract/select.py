@@ -213,7 +213,7 @@ def _is_title(text: str) -> bool:
 
 
 def fit(feats: list[list[str]], labels: list[str], l2: float = 1.0, min_count: int = 2,
-        max_iter: int = 300) -> tuple[dict[str, int], np.ndarray]:
+        max_iter: int = 300, classes: tuple[str, ...] = CLASSES) -> tuple[dict[str, int], np.ndarray]:
     """Multinomial logistic regression with an L2 penalty, by L-BFGS (scipy), on features seen
     at least ``min_count`` times. Deterministic: no sampling, fixed initialisation."""
     from collections import Counter
@@ -232,10 +232,10 @@ def fit(feats: list[list[str]], labels: list[str], l2: float = 1.0, min_count: i
                 rows.append(i)
                 cols.append(j)
     X = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(feats), len(vocab)))
-    y = np.array([CLASSES.index(lab) for lab in labels])
-    Y = np.zeros((len(y), len(CLASSES)))
+    y = np.array([classes.index(lab) for lab in labels])
+    Y = np.zeros((len(y), len(classes)))
     Y[np.arange(len(y)), y] = 1.0
-    F, C = len(vocab), len(CLASSES)
+    F, C = len(vocab), len(classes)
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         W = w.reshape(F, C)

@@ -90,7 +90,12 @@ class ModelSpans:
         self.batch_size = batch_size
 
     def __call__(self, doc: Doc) -> Doc:
-        return self._set(doc, self.model(_text(doc)))
+        return self._set(doc, self.model(self._copy(doc)))
+
+    def _copy(self, doc: Doc) -> Doc:
+        """The Doc's tokens in the model's vocabulary (which holds its vectors): the model was
+        trained on kg's tokenizer, so the tokens are the same and tokenizing again is saved."""
+        return Doc(self.model.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
 
     def pipe(self, docs: Iterable[Doc], batch_size: int | None = None) -> Iterator[Doc]:
         size = batch_size or self.batch_size
@@ -104,7 +109,7 @@ class ModelSpans:
             yield from self._run(batch)
 
     def _run(self, batch: list[Doc]) -> Iterator[Doc]:
-        outs = self.model.pipe([_text(d) for d in batch], batch_size=len(batch))
+        outs = self.model.pipe([self._copy(d) for d in batch], batch_size=len(batch))
         for doc, out in zip(batch, outs, strict=True):
             yield self._set(doc, out)
 

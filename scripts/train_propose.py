@@ -1,0 +1,146 @@
+#!/usr/bin/env python
+"""Train the proposal decision (``kg/extract/propose.py``) for a span model.
+
+    python scripts/train_propose.py --model kg/data/spans
+
+Its training papers are the paper-level development gold (``tune``, ``train`` and ``bulk`` of
+``eval/gold/papers.jsonl``), which neither the span model nor the selector saw, read by the
+pipeline of ``--model``, and with ``--folds`` the mention-level training papers, each read by
+the span model that did not train on it; every named entity of a paper is an example, positive when the gold
+proposes it. The L2 penalty and threshold are chosen by PROPOSES F1 in two-fold cross-validation
+(by paper), then the model is fitted on all and saved into ``MODEL/propose``. The blind splits
+(``fresh``, ``heldout``, the mention-level test split) and the mention-level development papers
+are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+GOLD = ROOT / "eval" / "gold" / "papers.jsonl"
+PAPERS = ROOT.parent / "shared" / "data" / "papers"
+SPLITS = ("tune", "train", "bulk")
+
+
+class _Recorder:
+    """Stands in for the proposal model: records the candidates, keeps the rules' decision."""
+
+    def __init__(self):
+        self.seen: list = []
+
+    def decide(self, entities, groups, proposed_ids, title, text, sents, sentence_of):
+        from kg.extract.propose import candidates
+
+        self.seen = list(candidates(entities, groups, proposed_ids, title, text, sents, sentence_of))
+        return proposed_ids
+
+
+def sources(model: Path, folds: Path | None) -> list[tuple[list[dict], Path]]:
+    """``(gold rows, span model that reads them)``: the paper-level development gold read by
+    ``model``; with ``folds``, also the mention-level training papers, each read by the
+    cross-fitting span model that did not train on it (with the selector of ``model``)."""
+    import shutil
+
+    from kg.evaluate import read_paper_gold
+
+    out = [([r for s in SPLITS for r in read_paper_gold(GOLD, s)], model)]
+    if folds:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        sys.path.insert(0, str(ROOT / "eval"))
+        import spans as gold_spans
+        from train_spans import fold_of, is_dev
+
+        rows = [r for r in gold_spans.read_rows(gold_spans.gold_files("b")) if not is_dev(r["id"])]
+        for k in (0, 1):
+            fold_model = folds / str(k)
+            if (model / "select").is_dir():
+                shutil.rmtree(fold_model / "select", ignore_errors=True)
+                shutil.copytree(model / "select", fold_model / "select")
+            out.append(([r for r in rows if fold_of(r["id"]) == k], fold_model))
+    return out
+
+
+def examples(model: Path, folds: Path | None = None) -> list[dict]:
+    out = []
+    for rows, reader in sources(model, folds):
+        out += _examples(rows, reader)
+    return out
+
+
+def _examples(rows: list[dict], model: Path) -> list[dict]:
+    from kg.evaluate import _keys, gold_papers, norm
+    from kg.extract import Extractor
+    from kg.extract.adapter import doc_to_extraction
+
+    papers = gold_papers(rows, PAPERS)
+    ex = Extractor(spans_model=str(model))
+    out = []
+    for row, p in zip(rows, papers, strict=True):
+        rec = _Recorder()
+        doc_to_extraction(ex.nlp(p.abstract), p, ex.nlp(p.title) if p.title else None, rec)
+        gold = [_keys(g["name"], g.get("aliases", ())) for g in row["entities"] if g["name"] in row["proposes"]]
+        gold += [{norm(n)} for n in row["proposes"] if n not in {g["name"] for g in row["entities"]}]
+        cands = [(f, bool(_keys(e.name, e.aliases) & set().union(*gold)) if gold else False, rule is not None)
+                 for e, f, rule, _ in rec.seen]
+        out.append({"id": row["id"], "cands": cands, "n_gold": len(row["proposes"])})
+    return out
+
+
+def f1(papers: list[dict], probs: list[list[float]], t: float) -> float:
+    tp = fp = fn = 0
+    for p, pr in zip(papers, probs, strict=True):
+        chosen = [y for (_, y, _), q in zip(p["cands"], pr, strict=True) if q >= t]
+        hit = sum(chosen)
+        tp += hit
+        fp += len(chosen) - hit
+        fn += p["n_gold"] - hit
+    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+
+
+def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0),
+          thresholds=(0.3, 0.4, 0.5, 0.6)) -> dict:
+    from kg.extract.propose import ProposalModel
+
+    t0 = time.monotonic()
+    papers = examples(model, folds)
+    folds = [[p for p in papers if zlib.crc32(p["id"].encode()) % 2 == k] for k in (0, 1)]
+    rules = f1(papers, [[1.0 if r else 0.0 for _, _, r in p["cands"]] for p in papers], 0.5)
+    best, grid = (-1.0, 1.0, 0.5), []
+    for l2 in l2s:
+        fitted = [ProposalModel.fit([f for p in folds[k] for f, _, _ in p["cands"]],
+                                    [y for p in folds[k] for _, y, _ in p["cands"]], l2=l2) for k in (0, 1)]
+        for t in thresholds:
+            score = sum(f1(folds[1 - k], [[fitted[k].prob(f) for f, _, _ in p["cands"]] for p in folds[1 - k]], t)
+                        for k in (0, 1)) / 2
+            grid.append({"l2": l2, "threshold": t, "f1": round(score, 4)})
+            if score > best[0]:
+                best = (score, l2, t)
+    score, l2, t = best
+    pm = ProposalModel.fit([f for p in papers for f, _, _ in p["cands"]],
+                           [y for p in papers for _, y, _ in p["cands"]], l2=l2, threshold=t)
+    meta = {"papers": len(papers), "examples": sum(len(p["cands"]) for p in papers), "l2": l2,
+            "cross_validated_f1": round(score, 4), "rules_f1": round(rules, 4), "grid": grid,
+            "seconds": round(time.monotonic() - t0, 1)}
+    pm.save(Path(model) / "propose", meta)
+    return {k: v for k, v in meta.items() if k != "grid"} | {"threshold": t}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", type=Path, default=ROOT / "kg" / "data" / "spans")
+    ap.add_argument("--folds", type=Path, default=None,
+                    help="cross-fitting span models 0/ and 1/: also train on the mention-level papers")
+    a = ap.parse_args(argv)
+    print(json.dumps(train(a.model, a.folds)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -129,7 +129,8 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     if len(folder) and built_with != pipeline:
         raise KgError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
                       f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
-                      f"again from all inputs with --fresh, or use the same pipeline (KG_NER_MODEL / --ner)")
+                      f"again from all inputs with --fresh, or use the same pipeline (KG_SPANS=off for rules only, "
+                      f"KG_NER_MODEL / --ner)")
     old = folder.papers(p.id for p in papers)
     todo = [p for p in papers if p.id not in old or not _same_record(old[p.id], p)]
     reused = len(papers) - len(todo)

@@ -60,6 +60,18 @@ def _progress():
                     disable=not err.is_terminal and not _force_progress())
 
 
+def _use_model(model: str | None) -> None:
+    """Check the span model the user named and hand it to the library (and to extraction
+    worker processes, which inherit the environment) as ``$KG_SPANS``."""
+    import os
+
+    from kg.extract.spans import ENV_VAR, resolve_model
+
+    if model is not None:
+        found = resolve_model(model)  # a folder without a model is an error here, not in a worker
+        os.environ[ENV_VAR] = str(found) if found else "off"
+
+
 def _force_progress() -> bool:
     import os
 
@@ -75,6 +87,7 @@ def build(
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
 
@@ -83,6 +96,7 @@ def build(
     from kg.build import build as run_build
     from kg.readers import ReadReport
 
+    _use_model(model)
     report = ReadReport()
     with _progress() as prog:
         tasks: dict[str, int] = {}
@@ -111,6 +125,7 @@ def extract(
     inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (one object per paper) or table.")] = "jsonl",
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
 ) -> None:
     """Print what is extracted from each paper, without building a graph.
 
@@ -122,6 +137,7 @@ def extract(
     if fmt not in ("jsonl", "table"):
         raise typer.BadParameter("use jsonl or table", param_hint="--format")
     report = ReadReport()
+    _use_model(model)
     ex = Extractor(ner_model=str(ner or ""))
     papers = read_papers(inputs, report)
     if fmt == "jsonl":

@@ -56,7 +56,7 @@ def training_rows(limit: int = 0, papers_dir: Path = PAPERS) -> list[tuple[dict,
     import sample
     import spans
 
-    rows = {r["id"]: r for r in spans.read_rows(spans.gold_files("b"))}
+    rows = {r["id"]: r for r in spans.read_rows(spans.gold_files("b")[:spans.MODEL_BATCHES])}
     out, n = [], 0
     for _, rec in spans.draws(papers_dir)[spans.TRAIN_SPLIT]:
         row = rows.get(sample.paper_id(rec))

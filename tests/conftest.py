@@ -22,9 +22,18 @@ def need(path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def extractor():
+    """The default extractor: rules, the packaged span model, selector and proposal decision."""
     from kg.extract import Extractor
 
     return Extractor()
+
+
+@pytest.fixture(scope="session")
+def rules_extractor():
+    """Rules and lexicons only (no span model): what tests of a rule pin."""
+    from kg.extract import Extractor
+
+    return Extractor(spans_model="")
 
 
 @pytest.fixture(scope="session")

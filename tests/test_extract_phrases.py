@@ -7,6 +7,12 @@ from kg.extract.phrases import find_phrases
 from kg.records import Paper
 
 
+@pytest.fixture(scope="module")
+def extractor(rules_extractor):
+    """These tests pin the rules, so they run without the span model."""
+    return rules_extractor
+
+
 def phrases(text):
     return [(f.name, f.label) for f in find_phrases(text, default_lexicon().lookup)]
 

@@ -5,6 +5,12 @@ import pytest
 from kg.records import Paper
 
 
+@pytest.fixture(scope="module")
+def extractor(rules_extractor):
+    """These tests pin the rules, so they run without the span model."""
+    return rules_extractor
+
+
 def proposed(extractor, text, title=""):
     ex = extractor.extract(Paper(id="p", abstract=text, title=title))
     names = {e.id: e for e in ex.entities}

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 # ---------------------------------------------------------------- URLs
 
 _URL = re.compile(
-    r"(?:https?://|www\.|(?<![\w./-])(?=(?:github|gitlab|bitbucket)\.(?:com|org)/|huggingface\.co/))"
+    r"(?:https?://|www\.|(?<![\w./@-])(?=(?:github|gitlab|bitbucket)\.(?:com|org)/|huggingface\.co/"
+    r"|[\w-]+\.(?:github|gitlab)\.io\b))"
     r"[^\s<>\"'{}|\\^`\[\]]+"
 )
 _URL_TRAIL = ".,;:!?)]}'\"*"

@@ -104,12 +104,12 @@ class ProposalModel:
 
     def decide(self, entities, groups: dict, proposed_ids: dict, title: str, text: str,
                sents: list[tuple[int, int]], sentence_of) -> dict[str, tuple[str, tuple[int, int]]]:
-        """What the paper proposes: the entities the model accepts, with the rules' proposal rule
-        and evidence where they had one, else the sentence of the first mention."""
-        out = {}
+        """What the paper proposes: what the proposal cues found (they are exact where they fire),
+        and the entities the model accepts, with the sentence of their first mention."""
+        out = dict(proposed_ids)
         for e, f, rule, sent in candidates(entities, groups, proposed_ids, title, text, sents, sentence_of):
-            if self.prob(f) >= self.threshold:
-                out[e.id] = rule or (("learned", sent) if sent else ("learned-title", (0, len(title))))
+            if rule is None and self.prob(f) >= self.threshold:
+                out[e.id] = ("learned", sent) if sent else ("learned-title", (0, len(title)))
         return out
 
     def prob(self, feats: list[str]) -> float:

@@ -144,8 +144,12 @@ class Selector:
             (start, end), group = stretches[i]
             if any(taken[start:end]):
                 continue
-            label = CLASSES[1 + int(np.argmax(p[i, 1:]))]
-            chosen.append(reading(text, start, end, label, group, self.name_of))
+            fixed = [c for c in group if c[4] in FIXED]
+            if fixed:  # a URL is a repository, a parsed model name a model: nothing to decide
+                chosen.append(fixed[0])
+            else:
+                label = CLASSES[1 + int(np.argmax(p[i, 1:]))]
+                chosen.append(reading(text, start, end, label, group, self.name_of))
             taken[start:end] = b"\x01" * (end - start)
         return chosen
 
@@ -153,6 +157,8 @@ class Selector:
 #: rules that are exact where they fire (a URL, a parsed model name, an acronym definition): the
 #: selector labels their stretches but never drops them
 EXACT = frozenset({"url", "acronym", "lexicon-acronym", "model-name"})
+#: of those, the rules whose label is exact too
+FIXED = frozenset({"url", "model-name"})
 #: rules whose name depends on the label (a lexicon entry's, a common noun's singular)
 _LABEL_NAMED = frozenset({"lexicon", "noun-phrase", "task-phrase", "model", "ner"})
 _RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "new-name", "name-shape",

@@ -126,6 +126,12 @@ def _text(doc: Doc) -> str:
     return doc_text(doc)
 
 
+#: generic heads after a proper name, not part of it
+GENERIC_HEADS = frozenset({"technique", "techniques", "method", "methods", "framework", "frameworks", "approach",
+                           "algorithm", "algorithms", "dataset", "datasets", "benchmark", "benchmarks", "engine",
+                           "library", "toolkit", "system", "module", "strategy", "scheme", "procedure", "pipeline",
+                           "paradigm", "mechanism", "model", "models", "architecture", "tool", "suite", "corpus"})
+_NAMED = frozenset({"Method", "Dataset", "Software", "Model"})
 _DETERMINER = re.compile(r"^(?:the|a|an|our|this|these|those|its|their|such|each)\s+", re.I)
 _SCORE = re.compile(r"^\W*\d[\d.,%×x]*\W*$")
 _EDGE = " \t,.;:-/\"'"
@@ -181,6 +187,12 @@ def span_candidates(doc: Doc, lexicon, canonical, lower) -> list[tuple[int, int,
         surface = text[start:end].strip()
         if len(surface) < 2 or _SCORE.match(surface):
             continue
+        if label in _NAMED:  # "the MOKD framework" -> MOKD, "Vid4 dataset" -> Vid4 (guidelines §4)
+            head = re.search(r"\s+(\w+)$", surface)
+            if head and head.group(1).lower() in GENERIC_HEADS and any(
+                    c.isupper() or c.isdigit() for c in surface[:head.start()]):
+                end = start + head.start()
+                surface = surface[:head.start()]
         entry = lexicon.lookup(surface) if lexicon is not None else None
         if entry is not None and entry.label == label:
             name = entry.name

@@ -34,6 +34,8 @@ def test_urls():
     text = "Code: https://github.com/sxu-yaokx/HHCL. Page at \\url{x} https://mercerai.github.io/MVISTA-4D/)."
     assert [u.name for u in find_urls(text)] == ["github.com/sxu-yaokx/HHCL", "mercerai.github.io/MVISTA-4D"]
     assert normalize_url("https://www.GitHub.com/a/b.git/") == "github.com/a/b"
+    bare = "The project page is available at rectified-scaling-law.github.io. Mail me@x.github.io."
+    assert [u.name for u in find_urls(bare)] == ["rectified-scaling-law.github.io"]
 
 
 def test_acronym_long_forms():

@@ -43,6 +43,8 @@ def test_the_decision_adds_what_the_model_accepts_and_keeps_rule_evidence():
     assert list(got) == [foo.id] and got[foo.id][0] == "learned"
     kept = pm.decide([foo, bar], groups, {foo.id: ("trigger", (0, 5))}, TITLE, TEXT, _sents(), _sentence_of)
     assert kept[foo.id] == ("trigger", (0, 5))
+    assert pm.decide([bar], groups, {bar.id: ("trigger", (0, 5))}, TITLE, TEXT, _sents(), _sentence_of) == \
+        {bar.id: ("trigger", (0, 5))}  # what a cue proposed stands
 
 
 def test_save_and_load(tmp_path):

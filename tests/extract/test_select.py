@@ -68,8 +68,9 @@ def test_choose_keeps_one_reading_per_stretch_and_drops_the_unlikely():
 def test_exact_rules_are_never_dropped():
     sel = Selector({"bias": 0}, np.array([[9.0] + [0.0] * (len(CLASSES) - 1)]), threshold=0.5)
     url = (0, 10, "Repository", "github.com", "url")
-    assert sel.choose(None, "github.com is it", [url, (11, 13, "Method", "is", "name-shape")]) == \
-        [(0, 10, "Method", "github.com", "url")]
+    acro = (14, 17, "Technique", "long form", "acronym")
+    assert sel.choose(None, "github.com is FOO", [url, (11, 13, "Method", "is", "name-shape"), acro]) == \
+        [url, (14, 17, "Method", "long form", "acronym")]  # a URL keeps its label, an acronym is relabelled
 
 
 def test_a_relabelled_reading_keeps_its_rule_and_a_coined_name():

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
+from spacy.attrs import IDX, LENGTH, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -94,8 +95,13 @@ class ModelSpans:
 
     def _copy(self, doc: Doc) -> Doc:
         """The Doc's tokens in the model's vocabulary (which holds its vectors): the model was
-        trained on kg's tokenizer, so the tokens are the same and tokenizing again is saved."""
-        return Doc(self.model.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
+        trained on kg's tokenizer, so the tokens are the same and tokenizing again is saved
+        (read from arrays: a Token object per token would cost as much as the tokenizer)."""
+        if not len(doc):
+            return Doc(self.model.vocab, words=[])
+        text = _text(doc)
+        arr = doc.to_array([IDX, LENGTH, SPACY]).tolist()
+        return Doc(self.model.vocab, words=[text[i:i + n] for i, n, _ in arr], spaces=[bool(sp) for _, _, sp in arr])
 
     def pipe(self, docs: Iterable[Doc], batch_size: int | None = None) -> Iterator[Doc]:
         size = batch_size or self.batch_size

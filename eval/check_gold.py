@@ -59,6 +59,32 @@ def _in_text(name: str, text: str) -> bool:
     return n in text or (n.endswith("s") and n[:-1] in text)
 
 
+def normalised(url: str) -> bool:
+    """A repository written as the gold writes it: no scheme, no ``www.``, no trailing slash or
+    punctuation."""
+    return not (re.match(r"^[a-z]+://", url) or url.startswith("www.") or url != url.rstrip("/.,;:)]"))
+
+
+def check_links(rec: dict, canon: set[str], where: str, errors: list[str]) -> None:
+    """``proposes`` and relation endpoints are entity names, relation types valid, repositories
+    normalised: the checks every gold row shares."""
+    for p in rec["proposes"]:
+        if p not in canon:
+            errors.append(f"{where}: proposes {p!r} is not an entity name")
+    for r in rec["relations"]:
+        if set(r) != {"type", "source", "target"}:
+            errors.append(f"{where}: relation keys {sorted(r)}")
+            continue
+        if r["type"] not in RELATIONS:
+            errors.append(f"{where}: bad relation type {r['type']!r}")
+        for end in ("source", "target"):
+            if r[end] not in canon:
+                errors.append(f"{where}: relation {end} {r[end]!r} is not an entity name")
+    for u in rec["repositories"]:
+        if not normalised(u):
+            errors.append(f"{where}: repository not normalised: {u!r}")
+
+
 def check(gold: Path, data: Path, verbose: bool = False) -> int:
     errors: list[str] = []
     warnings: list[str] = []
@@ -138,23 +164,10 @@ def check(gold: Path, data: Path, verbose: bool = False) -> int:
             if not any(_in_text(n, text) for n in [e["name"], *e["aliases"]]):
                 warnings.append(f"{where}: {e['label']} {e['name']!r} not found verbatim in text")
 
-        for p in rec["proposes"]:
-            if p not in canon:
-                errors.append(f"{where}: proposes {p!r} is not an entity name")
-        for r in rec["relations"]:
-            if set(r) != {"type", "source", "target"}:
-                errors.append(f"{where}: relation keys {sorted(r)}")
-                continue
-            if r["type"] not in RELATIONS:
-                errors.append(f"{where}: bad relation type {r['type']!r}")
-            for end in ("source", "target"):
-                if r[end] not in canon:
-                    errors.append(f"{where}: relation {end} {r[end]!r} is not an entity name")
+        check_links(rec, canon, where, errors)
         abstract = paper.get("abstract") or ""
         for u in rec["repositories"]:
-            if re.match(r"^[a-z]+://", u) or u.startswith("www.") or u != u.rstrip("/.,;:)]"):
-                errors.append(f"{where}: repository not normalised: {u!r}")
-            elif u not in abstract:
+            if normalised(u) and u not in abstract:
                 warnings.append(f"{where}: repository {u!r} not found in abstract")
         recs.append(rec)
 

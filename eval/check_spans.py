@@ -33,14 +33,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import check_gold  # noqa: E402
 import sample  # noqa: E402
 import spans  # noqa: E402
+from check_gold import KEYS, LABELS, MAX_NAME  # noqa: E402
 
-KEYS = ["id", "source", "split", "entities", "proposes", "repositories", "relations"]
 ENTITY_KEYS = ["label", "name", "aliases", "mentions"]
-LABELS = {"Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software"}
-RELATIONS = {"USES", "EVALUATED_ON", "ADDRESSES", "MEASURES", "COMPARED_WITH"}
-MAX_NAME = 80
 _SHOUTY = re.compile(r"\b(?:[A-Z][\w\-]*[A-Z0-9][\w\-]*|[A-Za-z]+-?\d[\w\-]*)\b")
 
 
@@ -79,21 +77,7 @@ def check_row(rec: dict, where: str, paper: dict, errors: list[str], hints: list
                     errors.append(f"{where}: mention {m!r} of {name!r} not found in the title or abstract")
                 if forms_seen.setdefault(m.lower(), name) != name:
                     errors.append(f"{where}: mention {m!r} given to {forms_seen[m.lower()]!r} and {name!r}")
-    for p in rec["proposes"]:
-        if p not in canon:
-            errors.append(f"{where}: proposes {p!r} is not an entity name")
-    for r in rec["relations"]:
-        if set(r) != {"type", "source", "target"}:
-            errors.append(f"{where}: relation keys {sorted(r)}")
-            continue
-        if r["type"] not in RELATIONS:
-            errors.append(f"{where}: bad relation type {r['type']!r}")
-        for end in ("source", "target"):
-            if r[end] not in canon:
-                errors.append(f"{where}: relation {end} {r[end]!r} is not an entity name")
-    for u in rec["repositories"]:
-        if re.match(r"^[a-z]+://", u) or u.startswith("www.") or u != u.rstrip("/.,;:)]"):
-            errors.append(f"{where}: repository not normalised: {u!r}")
+    check_gold.check_links(rec, canon, where, errors)
     found = spans.spans(rec, title, abstract) if all(list(e) == ENTITY_KEYS for e in rec["entities"]) else {}
     for field, text in (("title", title), ("abstract", abstract)):
         covered = found.get(field, [])

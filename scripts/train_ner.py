@@ -259,7 +259,7 @@ def train(out: Path, scier: Path = SCIER, epochs: int = 20, max_minutes: float =
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         model.to_disk(out)
-        _strip_training_callbacks(out / "config.cfg")
+        strip_training_callbacks(out / "config.cfg")
         (out / "NOTICE.txt").write_text(META_NOTE + "\nSciER licence: GPL-3.0 (see "
                                         f"{scier / 'LICENSE'}).\n", encoding="utf-8")
         summary = {"out": str(out), "arch": arch, "seconds": round(seconds, 1), "stopped_by": stopped,
@@ -272,12 +272,15 @@ def train(out: Path, scier: Path = SCIER, epochs: int = 20, max_minutes: float =
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _strip_training_callbacks(path: Path) -> None:
-    """The saved config should load without kg's training-only callback."""
+def strip_training_callbacks(path: Path, clear_paths: tuple[str, ...] = ()) -> None:
+    """The saved config should load without kg's training-only callback (and, for
+    ``clear_paths``, without the training run's file paths)."""
     from thinc.api import Config
 
     cfg = Config().from_disk(path, interpolate=False)
     cfg["training"]["before_update"] = None
+    for k in clear_paths:
+        cfg["paths"][k] = None
     cfg.to_disk(path)
 
 

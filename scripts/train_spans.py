@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "eval"))
+sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 CONFIG = ROOT / "schema" / "spans" / "config.cfg"
 VECTORS = ROOT / "build" / "vectors" / "model"
@@ -175,7 +176,9 @@ def train(out: Path = OUT, papers: int = 0, vectors: Path = VECTORS, seed: int =
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         model.to_disk(out)
-        _strip_training_callbacks(out / "config.cfg")
+        from train_ner import strip_training_callbacks
+
+        strip_training_callbacks(out / "config.cfg", ("train", "dev", "vectors", "init_tok2vec"))
         summary = {"out": str(out), "train_papers": len(tr), "dev_papers": len(dv), "seconds": round(seconds, 1),
                    "stopped_by": stopped, **{k: v for k, v in scores.items() if k != "ents_per_type"},
                    "per_type": {k: round(v["f"], 3) for k, v in (scores.get("ents_per_type") or {}).items()}}
@@ -185,17 +188,6 @@ def train(out: Path = OUT, papers: int = 0, vectors: Path = VECTORS, seed: int =
         if quiet:
             log.close()
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _strip_training_callbacks(path: Path) -> None:
-    """The saved config loads without kg's training-only callback and paths."""
-    from thinc.api import Config
-
-    cfg = Config().from_disk(path, interpolate=False)
-    cfg["training"]["before_update"] = None
-    for k in ("train", "dev", "vectors", "init_tok2vec"):
-        cfg["paths"][k] = None
-    cfg.to_disk(path)
 
 
 def main(argv: list[str] | None = None) -> int:

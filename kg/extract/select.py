@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -256,11 +255,3 @@ def fit(feats: list[list[str]], labels: list[str], l2: float = 1.0, min_count: i
     res = minimize(loss, np.zeros(F * C), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     return index, res.x.reshape(F, C)
 
-
-@cache
-def load_selector(folder: str) -> Selector:
-    return Selector.load(folder)
-
-
-def available(folder: Path | str | None) -> bool:
-    return bool(folder) and (Path(folder) / "weights.npy").is_file()

@@ -104,14 +104,9 @@ class ModelSpans:
         return Doc(self.model.vocab, words=[text[i:i + n] for i, n, _ in arr], spaces=[bool(sp) for _, _, sp in arr])
 
     def pipe(self, docs: Iterable[Doc], batch_size: int | None = None) -> Iterator[Doc]:
-        size = batch_size or self.batch_size
-        batch: list[Doc] = []
-        for doc in docs:
-            batch.append(doc)
-            if len(batch) >= size:
-                yield from self._run(batch)
-                batch = []
-        if batch:
+        from spacy.util import minibatch
+
+        for batch in minibatch(docs, size=batch_size or self.batch_size):
             yield from self._run(batch)
 
     def _run(self, batch: list[Doc]) -> Iterator[Doc]:

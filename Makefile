@@ -36,9 +36,10 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench
 
-# Rebuild the shipped span model, selector and proposal decision from eval/gold/spans (fixed
-# seeds; about an hour on 2 cores): in-domain vectors, two cross-fitting span models, the final
-# span model, then the selector and the proposal decision trained on the cross-fitted readings.
+# Rebuild the shipped span model, selector, proposal and role decisions from eval/gold/spans
+# (fixed seeds; about an hour on 2 cores): in-domain vectors, two cross-fitting span models, the
+# final span model, then the selector, the proposal and the role decisions trained on the
+# cross-fitted readings.
 MODEL := kg/data/spans
 model: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[model]"
@@ -48,6 +49,7 @@ model: $(STAMP)
 	$(BIN)/python scripts/train_spans.py --out $(MODEL)
 	$(BIN)/python scripts/train_select.py --model $(MODEL) --folds build/folds
 	$(BIN)/python scripts/train_propose.py --model $(MODEL) --folds build/folds
+	$(BIN)/python scripts/train_roles.py --model $(MODEL) --folds build/folds
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[bench]"

@@ -99,9 +99,11 @@ def _print(result: dict, examples: int = 0) -> None:
         t.add_column(col, justify="left" if col == "label" else "right")
     rows = dict(result["labels"])
     rows["micro"] = result["micro"]
-    for k in ("proposes", "repositories", "relations", "has_code"):
+    for k in ("proposes", "repositories", "relations", "has_code", "roles"):
         if k in result:
             rows[k.upper()] = result[k]
+    for k, s in result.get("roles_by_type", {}).items():
+        rows[f"  {k}"] = s
     for k, s in rows.items():
         t.add_row(k, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}",
                   str(s["tp"]), str(s["fp"]), str(s["fn"]))

@@ -199,6 +199,10 @@ def _keys(name: str, aliases: Iterable[str]) -> set[str]:
     return {norm(name)} | {norm(a) for a in aliases}
 
 
+#: the typed edges that state a role; MENTIONS, PROPOSES and HAS_CODE are scored otherwise
+ROLE_TYPES = ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES", "COMPARED_WITH", "OUTPERFORMS")
+
+
 def score_papers(rows: list[dict], extractions: Iterable[Extraction], examples_per_kind: int = 5) -> dict[str, Any]:
     """Typed entities, PROPOSES, repositories, entity-to-entity relations and HAS_CODE per paper.
 
@@ -207,6 +211,7 @@ def score_papers(rows: list[dict], extractions: Iterable[Extraction], examples_p
     edges from an entity (not from the paper record) of those papers against the implied ones."""
     per: dict[str, Score] = defaultdict(Score)
     proposes, repos, rels, code = Score(), Score(), Score(), Score()
+    by_type: dict[str, Score] = defaultdict(Score)
     errors: Counter = Counter()
     examples: dict[str, list[str]] = defaultdict(list)
     for row, ex in zip(rows, extractions, strict=True):
@@ -231,12 +236,19 @@ def score_papers(rows: list[dict], extractions: Iterable[Extraction], examples_p
         prel = [(r.type, {f"{k}|{t}" for k in _keys(name_of[r.source].name, name_of[r.source].aliases)
                           for t in _keys(name_of[r.target].name, name_of[r.target].aliases)})
                 for r in ex.relations if r.source in name_of and r.target in name_of
-                and r.type in ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES", "COMPARED_WITH", "OUTPERFORMS")]
+                and r.type in ROLE_TYPES]
         prel = [("COMPARED_WITH" if t == "OUTPERFORMS" else t, k) for t, k in prel]
         grel = [(g["type"], {f"{k}|{t}" for k in gkeys.get(g["source"], {norm(g["source"])})
                              for t in gkeys.get(g["target"], {norm(g["target"])})})
                 for g in row.get("relations", [])]
         rels.add(_match(prel, grel))
+        # the role stated for each target, whatever its source (the paper or what it proposes)
+        ptgt = [(("COMPARED_WITH" if r.type == "OUTPERFORMS" else r.type), _keys(name_of[r.target].name,
+                                                                                    name_of[r.target].aliases))
+                for r in ex.relations if r.target in name_of and r.type in ROLE_TYPES]
+        gtgt = [(g["type"], gkeys.get(g["target"], {norm(g["target"])})) for g in row.get("relations", [])]
+        for t in {t for t, _ in ptgt} | {t for t, _ in gtgt}:
+            by_type[t].add(_match(_distinct(t, ptgt), _distinct(t, gtgt)))
         # HAS_CODE is not annotated; the gold implies it when the paper proposes exactly one name
         # and writes repositories: that name has each of them as code
         if len(row.get("proposes", [])) == 1 and row.get("repositories"):
@@ -250,9 +262,20 @@ def score_papers(rows: list[dict], extractions: Iterable[Extraction], examples_p
     out["proposes"] = proposes.to_json()
     out["repositories"] = repos.to_json()
     out["relations"] = rels.to_json()
+    roles = Score()
+    for sc in by_type.values():
+        roles.add(sc)
+    out["roles"] = roles.to_json()
+    out["roles_by_type"] = {t: by_type[t].to_json() for t in sorted(by_type)}
     out["has_code"] = code.to_json()
     out["error_examples"] = {k: v[:examples_per_kind] for k, v in examples.items()}
     return out
+
+
+def _distinct(rtype: str, items: list[tuple[str, set[str]]]) -> list[tuple[str, set[str]]]:
+    """The items of one type, each set of keys once, in a fixed order."""
+    keys = sorted({frozenset(k) for t, k in items if t == rtype}, key=sorted)
+    return [(rtype, set(k)) for k in keys]
 
 
 def _errors(row, gold, pred, ents, errors: Counter, examples) -> None:

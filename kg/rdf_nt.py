@@ -23,7 +23,6 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator
-from itertools import combinations
 from operator import itemgetter
 
 import networkx as nx
@@ -45,6 +44,7 @@ from kg.rdf import (
     namespaces,
 )
 from kg.schema import LABELS, RELATIONS
+from kg.stats import paper_technique_pairs
 
 # a node id that is "<label prefix>:<unreserved characters>": its IRI needs no percent-encoding
 # and its dcterms:identifier literal no escaping
@@ -139,7 +139,7 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
     """N-Triples of the graph's nodes, relations and provenance (no VoID), one chunk per node.
 
     With ``pairs``, also counts the technique pairs of :func:`kg.stats.technique_pairs` into it
-    on the way (the papers' edges are read here anyway), all pairs, before any threshold."""
+    on the way (the edges are read here anyway), all pairs, before any threshold."""
     terms = _Terms(base)
     # networkx's own dicts (node -> data; u -> v -> key -> edge data): much faster than its views
     nodes, succ = G._node, G._succ
@@ -158,6 +158,9 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
     confidences: dict[float, str] = {}
     full_statements = 0
     skipped = stats.skipped
+    # node -> techniques it USES, paper -> what it PROPOSES (for the technique pairs)
+    uses: dict[str, set[str]] | None = {} if pairs is not None else None
+    proposes: dict[str, list[str]] = {}
     classes: dict[str, int] = {}
     literal, search, esc, plain_id = terms.literal, _NEEDS_ESC.search, _ESC, _PLAIN_ID.fullmatch
     blake = hashlib.blake2b(digest_size=8)
@@ -213,11 +216,13 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
             rels = relations[label] = {}
         stmts: list[str] = []
         prev_v = prev_pred = last_pid = paper_iri = None
-        used = [] if pairs is not None and label == "Paper" else None  # techniques the paper uses
         for etype, v, k, ed in edges:
             lv, obj = target[v]
-            if used is not None and etype == "USES" and lv == "Technique" and (not used or used[-1] != v):
-                used.append(v)  # (edges come sorted by type and target)
+            if uses is not None:
+                if etype == "USES" and lv == "Technique":
+                    uses.setdefault(n, set()).add(v)
+                elif etype == "PROPOSES":
+                    proposes.setdefault(n, []).append(v)
             rel = rels.get((etype, lv))
             if rel is None:
                 rel = rels[(etype, lv)] = _relation(etype, label, lv, terms)
@@ -282,10 +287,10 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
                     lines.append(f"{st} {edge_preds[name]} {lit} .\n")
                     counts[edge_preds[name]] = counts.get(edge_preds[name], 0) + 1
             stmts.append("".join(lines))
-        if used is not None and len(used) > 1:
-            pairs.update(combinations(used, 2))
         out.extend(stmts)
         yield "".join(out)
+    if uses is not None:
+        pairs.update(paper_technique_pairs(uses, proposes, {n for n, d in nodes.items() if d.get("label") == "Paper"}))
 
     # fold the counts into stats, keyed by predicate as kg.rdf.blocks() counts them
     statements = full_statements + counts.get(p_type, 0)

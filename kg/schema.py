@@ -131,12 +131,14 @@ RELATIONS: dict[str, RelType] = {
     r.name: r
     for r in (
         RelType("PROPOSES", "proposes", "The paper introduces this entity.", ("Paper",), _ENT),
-        RelType("USES", "uses", "Uses or builds on the entity.", ("Paper",) + _ENT, _ENT),
+        RelType("MENTIONS", "mentions", "The paper names the entity without stating a role for it (not a use, task, "
+                "dataset, metric or baseline of its own).", ("Paper",), _ENT),
+        RelType("USES", "uses", "Uses or builds on the entity, as the text states.", ("Paper",) + _ENT, _ENT),
         RelType("ADDRESSES", "addresses", "Addresses the task.", ("Paper",) + _ENT, ("Task",)),
         RelType("EVALUATED_ON", "evaluatedOn", "Evaluated on the dataset or benchmark.", ("Paper",) + _ENT, ("Dataset",)),
         RelType("MEASURES", "measures", "Reports the metric.", ("Paper",) + _ENT, ("Metric",)),
-        RelType("COMPARED_WITH", "comparedWith", "Compared with the entity.", _ENT, _ENT),
-        RelType("OUTPERFORMS", "outperforms", "Reported to outperform the entity.", _ENT, _ENT),
+        RelType("COMPARED_WITH", "comparedWith", "Compared with the entity.", ("Paper",) + _ENT, _ENT),
+        RelType("OUTPERFORMS", "outperforms", "Reported to outperform the entity.", ("Paper",) + _ENT, _ENT),
         RelType("HAS_CODE", "hasCode", "Code or project page.", ("Paper",) + _ENT, ("Repository",), ("schema:codeRepository",)),
         RelType("VARIANT_OF", "variantOf", "A model is a variant of a model family.", ("Model",), ("Model",)),
         RelType("BROADER", "broader", "Taxonomy: the entity is a kind of the target.", _ENT, _ENT, ("skos:broader",)),
@@ -159,7 +161,8 @@ EDGE_PROPS = (
     Prop("confidence", "float", "Confidence in [0, 1].", False, "confidence"),
 )
 
-# Which relation a paper gets to an entity it mentions, by the entity's label.
+# Which relation states a role for an entity, by the entity's label (a paper's or proposal's
+# edge to it when the text states one; otherwise the paper MENTIONS it).
 MENTION_RELATION = {
     "Task": "ADDRESSES",
     "Dataset": "EVALUATED_ON",

@@ -100,14 +100,27 @@ def top_entities(G: nx.MultiDiGraph, k: int = 10, pr: dict[str, float] | None = 
     return out
 
 
+def paper_entities(G: nx.MultiDiGraph, paper: str) -> set[str]:
+    """The entities a paper node links to: directly (PROPOSES, MENTIONS, its own roles) and
+    through what it proposes (the roles the paper states for its proposal: edges that name it)."""
+    pid = paper.split(":", 1)[1]
+    out = set()
+    for _, v, d in G.out_edges(paper, data=True):
+        if G.nodes[v]["label"] in ENTITY_LABELS:
+            out.add(v)
+            if d.get("type") == "PROPOSES":
+                out.update(w for _, w, e in G.out_edges(v, data=True)
+                           if e.get("paper") == pid and G.nodes[w]["label"] in ENTITY_LABELS)
+    return out
+
+
 def coverage(G: nx.MultiDiGraph) -> dict[str, Any]:
     """How many papers have at least one entity, a PROPOSES edge, code, and each label."""
     papers = [n for n, d in G.nodes(data=True) if d["label"] == "Paper"]
     with_label: dict[str, int] = Counter()
     empty, proposes, code = [], 0, 0
     for p in papers:
-        labels = {G.nodes[v]["label"] for _, v, d in G.out_edges(p, data=True)
-                  if G.nodes[v]["label"] in ENTITY_LABELS}
+        labels = {G.nodes[v]["label"] for v in paper_entities(G, p)}
         types = {d["type"] for _, _, d in G.out_edges(p, data=True)}
         for lab in labels:
             with_label[lab] += 1
@@ -139,10 +152,25 @@ def summary(G: nx.MultiDiGraph, k: int = 10) -> dict[str, Any]:
     }
 
 
+def paper_technique_pairs(uses: dict[str, set[str]], proposes: dict[str, list[str]], papers: set[str]) -> Counter:
+    """Pairs of techniques counted once per paper that uses both: what a paper uses is what its
+    own USES edges and those of the entities it proposes point at (``uses``: node -> techniques,
+    ``proposes``: paper -> entities)."""
+    counts: Counter = Counter()
+    for p in papers:
+        used = set(uses.get(p, ()))
+        for m in proposes.get(p, ()):
+            used |= uses.get(m, set())
+        if len(used) > 1:
+            counts.update(combinations(sorted(used), 2))
+    return counts
+
+
 def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
                     counts: Counter | None = None) -> list[tuple[str, str, int]]:
     """``(technique, technique, papers)`` for every pair of techniques that at least
-    ``min_papers`` papers use, ids in order, sorted by ids.
+    ``min_papers`` papers use (a paper uses what its USES edges, or those of what it proposes,
+    point at), ids in order, sorted by ids.
 
     >>> G = nx.MultiDiGraph()
     >>> for n, lab in [("paper:a", "Paper"), ("paper:b", "Paper"), ("technique:x", "Technique"),
@@ -153,15 +181,18 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
     >>> technique_pairs(G)
     [('technique:x', 'technique:y', 2)]
     """
-    if counts is None:  # (kg.rdf_nt counts them while writing the papers' edges)
+    if counts is None:  # (kg.rdf_nt counts them while writing the edges)
         nodes, succ = G._node, G._succ
         techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
-        counts = Counter()
-        for n, d in nodes.items():
-            if d.get("label") != "Paper":
-                continue
-            used = sorted(v for v, keys in succ[n].items()
-                          if v in techniques and any(e.get("type") == "USES" for e in keys.values()))
-            if len(used) > 1:
-                counts.update(combinations(used, 2))
+        uses: dict[str, set[str]] = {}
+        proposes: dict[str, list[str]] = {}
+        for u, adj in succ.items():
+            for v, keys in adj.items():
+                for e in keys.values():
+                    if e.get("type") == "USES" and v in techniques:
+                        uses.setdefault(u, set()).add(v)
+                    elif e.get("type") == "PROPOSES":
+                        proposes.setdefault(u, []).append(v)
+        papers = {n for n, d in nodes.items() if d.get("label") == "Paper"}
+        counts = paper_technique_pairs(uses, proposes, papers)
     return sorted((a, b, c) for (a, b), c in counts.items() if c >= min_papers)

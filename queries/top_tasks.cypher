@@ -1,8 +1,8 @@
-// Which tasks do the most papers address? Tasks ranked by the number of papers with an
-// ADDRESSES relationship to them.
+// Which tasks do the most papers address? Tasks ranked by the number of papers that address
+// them, themselves or through what they propose (ADDRESSES; a mere mention does not count).
 // Params: $limit (integer, rows to return).
 :param limit => 20;
-MATCH (p:Paper)-[:ADDRESSES]->(t:Task)
+MATCH (p:Paper)-[:PROPOSES*0..1]->()-[:ADDRESSES]->(t:Task)
 RETURN t.name AS task, count(DISTINCT p) AS papers
 ORDER BY papers DESC, task
 LIMIT $limit;

@@ -9,7 +9,7 @@ RETURN v.name AS venue, v.year AS year, size(papers) AS papers,
        size([p IN papers WHERE EXISTS { (p)-[:PROPOSES*0..1]->()-[:HAS_CODE]->(:Repository) }]) AS with_code,
        COLLECT {
          UNWIND papers AS p
-         MATCH (p)-[:USES]->(t:Technique)
+         MATCH (p)-[:PROPOSES*0..1]->()-[:USES]->(t:Technique)
          WITH t, count(DISTINCT p) AS n
          RETURN t.name + ' (' + n + ')' ORDER BY n DESC, t.name LIMIT $top
        } AS top_techniques

@@ -32,7 +32,7 @@ x:p1 a kg:Paper ; dcterms:identifier "paper:p1" ; kg:year "twenty" ; kg:uses x:v
 x:p2 a kg:Paper ; dcterms:identifier "paper:p2" ; rdfs:label "P2" ; kg:uses "a literal" .
 x:v1 a kg:Venue ; dcterms:identifier "venue:v1" ; rdfs:label "V1", "V one" .
 x:m1 a kg:Method ; dcterms:identifier "method:m1" ; rdfs:label "M1" ; kg:papers -1 .
-x:p2 kg:outperforms x:m1 .
+x:v1 kg:outperforms x:m1 .
 x:s1 a rdf:Statement ; rdf:subject x:p2 ; rdf:predicate rdfs:label ; rdf:object x:m1 ;
     prov:wasDerivedFrom x:m1 ; kg:confidence 1.5 ; kg:startOffset 9 ; kg:endOffset 3 .
 """

@@ -148,18 +148,48 @@ def test_title_lead_needs_an_echo_and_a_name(extractor, title, abstract):
                 "in defense"} & props
 
 
-def test_a_proposed_method_relates_to_what_the_authors_say_they_use(extractor):
+_FOONET = ("We propose FooNet, a new network. Graph neural networks are popular in chemistry. "
+           "However, it is hard to apply mixup to molecules. "
+           "We evaluate it on CIFAR-10 for image classification with dropout.")
+
+
+def _edges(extractor, abstract: str) -> set[tuple[str, str, str, str]]:
     from kg.records import Paper
 
-    ex = extractor.extract(Paper(id="p", title="", abstract=(
-        "We propose FooNet, a new network. Graph neural networks are popular in chemistry. "
-        "However, it is hard to apply mixup to molecules. "
-        "We evaluate it on CIFAR-10 for image classification with dropout.")))
+    ex = extractor.extract(Paper(id="p", title="", abstract=abstract))
     names = {e.id: e.name for e in ex.entities}
-    edges = {(r.type, names.get(r.source), names[r.target], r.rule) for r in ex.relations
-             if r.source in names and r.target in names}
+    names["p"] = "PAPER"
+    return {(r.type, names[r.source], names[r.target], r.rule) for r in ex.relations if r.target in names}
+
+
+def test_rules_relate_a_proposal_to_what_the_authors_say_they_use(rules_extractor):
+    edges = _edges(rules_extractor, _FOONET)
     assert ("EVALUATED_ON", "FooNet", "CIFAR-10", "author-sentence") in edges
     assert ("ADDRESSES", "FooNet", "image classification", "author-sentence") in edges
     assert ("USES", "FooNet", "dropout", "author-sentence") in edges
-    # a sentence that neither names FooNet nor speaks of the authors' work links nothing to it
-    assert not any(src == "FooNet" and dst in ("graph neural network", "mixup") for _, src, dst, _ in edges)
+    # a sentence that neither names FooNet nor speaks of the authors' work states no role
+    assert ("MENTIONS", "PAPER", "graph neural network", "mention:lexicon") in edges
+    assert ("MENTIONS", "PAPER", "mixup", "mention:lexicon") in edges
+
+
+def test_the_learned_roles_type_only_what_the_text_states(extractor):
+    edges = {e[:3] for e in _edges(extractor, _FOONET)}
+    assert ("EVALUATED_ON", "FooNet", "CIFAR-10") in edges
+    assert ("ADDRESSES", "FooNet", "image classification") in edges
+    # background named in passing is a mention, from the paper, with no role
+    assert ("MENTIONS", "PAPER", "graph neural network") in edges
+    assert ("MENTIONS", "PAPER", "mixup") in edges
+    assert not any(src == "FooNet" and dst in ("graph neural network", "mixup") for _, src, dst in edges)
+
+
+def test_every_mentioned_entity_has_exactly_one_edge_from_its_paper_or_proposal(extractor):
+    from kg.records import Paper
+
+    ex = extractor.extract(Paper(id="p", title="", abstract=_FOONET))
+    proposed = {r.target for r in ex.relations if r.type == "PROPOSES"}
+    for e in ex.entities:
+        if e.id in proposed or e.type == "Repository":
+            continue
+        into = [r for r in ex.relations if r.target == e.id and r.source in proposed | {"p"}]
+        assert len(into) == 1, (e.name, into)
+        assert into[0].type == "MENTIONS" or into[0].source in proposed

@@ -50,7 +50,7 @@ def test_shared_concepts_are_one_node(seed_build):
     G = seed_build.graph
     for name in ("reinforcement learning", "large language model"):
         n = node(G, "Technique", name)
-        papers = {u for u, _, d in G.in_edges(n, data=True) if G.nodes[u]["label"] == "Paper"}
+        papers = {d["paper"] for _, _, d in G.in_edges(n, data=True) if d.get("paper")}  # from papers or proposals
         assert len(papers) >= 2, (name, papers)
     names = [d["name"].lower() for _, d in G.nodes(data=True) if d["label"] in ENTITY_LABELS]
     assert names.count("large language model") == 1

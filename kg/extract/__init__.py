@@ -38,6 +38,11 @@ class Extractor:
             from kg.extract.propose import ProposalModel
 
             self.proposer = ProposalModel.load(Path(self.spans_model) / "propose")
+        self.roles = None
+        if self.spans_model and (Path(self.spans_model) / "roles" / "weights.npy").is_file():
+            from kg.extract.roles import RoleModel
+
+            self.roles = RoleModel.load(Path(self.spans_model) / "roles")
         self.batch_size = batch_size
         self.lexicon_dir = lexicon_dir
         self._done = 0
@@ -46,7 +51,7 @@ class Extractor:
         from kg.extract.adapter import doc_to_extraction
 
         return doc_to_extraction(self.nlp(paper.abstract), paper,
-                                 self.nlp(paper.title) if paper.title else None, self.proposer)
+                                 self.nlp(paper.title) if paper.title else None, self.proposer, self.roles)
 
     def extract_all(self, papers: Iterable[Paper],
                     progress: Callable[[int], None] | None = None) -> Iterator[Extraction]:
@@ -61,7 +66,7 @@ class Extractor:
             docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
             titled = [p.title for p in batch if p.title]
             tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
-            out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer)
+            out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles)
                    for doc, p in zip(docs, batch, strict=True)]
             self._renew_if_due(len(out))
             yield from out

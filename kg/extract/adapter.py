@@ -39,10 +39,13 @@ def make_id(label: str, name: str) -> str:
     return entity_id(label, fold(name) or name)
 
 
-def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, proposer=None) -> Extraction:
+def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, proposer=None,
+                      roles=None) -> Extraction:
     """Turn the annotated abstract (and title) into the paper's Extraction record; ``proposer``
     (a :class:`~kg.extract.propose.ProposalModel`) makes the last decision on what the paper
-    proposes."""
+    proposes, ``roles`` (a :class:`~kg.extract.roles.RoleModel`) on the role the text states
+    for each other entity (without it, only the comparison rule and a shared sentence with the
+    proposal state one)."""
     text = doc_text(doc)
     if title_doc is not None:
         from kg.extract.relations import echo_title
@@ -157,55 +160,26 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
                                        title, text, sents, sentence_of)
     ent_by_id = {e.id: e for e in entities}
     for e in entities:
-        if not e.mentions or e.id in derived:
-            continue
-        ev = evidence(e.mentions[0])
-        if e.id in proposed_ids:
+        if e.id in proposed_ids and e.mentions and e.id not in derived:
             rule, (p0, p1) = proposed_ids[e.id]
             from_title = rule in ("title-colon", "title-lead", "learned-title")
             pev = Evidence(title, 0, len(title), "title") if from_title else span_evidence(p0, p1)
             relations.append(Relation("PROPOSES", paper.id, e.id, pev, _PROPOSES_CONFIDENCE.get(rule, 0.9), rule))
-            continue
-        rule = groups[e.id]["rule"]
-        relations.append(Relation(MENTION_RELATION[e.type], paper.id, e.id, ev,
-                                  CONFIDENCE.get(rule, 0.6) * 0.85, f"mention:{rule}"))
 
-    # the proposed entity relates to what shares a sentence with it, and a proposed method also to
-    # what the sentences in which the authors speak of their work name ("We evaluate it on ...")
-    have = {(r.type, r.source, r.target) for r in relations} if proposed_ids else set()
-    authors = {s for s in sents if _AUTHOR_CUE.search(text, s[0], s[1])} if proposed_ids else set()
-    for pid in sorted(proposed_ids):
-        p_sents = {sentence_of(m.start) for m in ent_by_id[pid].mentions if m.field == "abstract"}
-        speaks = authors if ent_by_id[pid].type in ("Method", "Technique", "Model", "Software") else set()
-        done: set[tuple[str, str]] = set()
-        for e in entities:
-            if e.id == pid or e.id in derived or e.type == "Repository" and len(proposed_ids) > 1:
-                continue
-            for m in e.mentions:
-                if m.field != "abstract":
-                    continue
-                s = sentence_of(m.start)
-                if (s in p_sents or s in speaks) and (e.id, s) not in done:
-                    done.add((e.id, s))
-                    rel = MENTION_RELATION[e.type]
-                    if (rel, pid, e.id) not in have:
-                        have.add((rel, pid, e.id))
-                        relations.append(Relation(rel, pid, e.id, span_evidence(*s), 0.6 if s in p_sents else 0.5,
-                                                  "sentence" if s in p_sents else "author-sentence"))
-                    break
+    # what the comparison rule found: (kind, source id or None) per target
+    compared: dict[str, tuple[str, str | None]] = {}
+    for kind, skey, okey, _sent in doc.user_data.get("kg_compared", []):
+        target = key_to_id.get(okey)
+        if target and (target not in compared or kind == "OUTPERFORMS"):
+            compared[target] = (kind, key_to_id.get(skey))
+    relations += _roles(paper.id, entities, groups, proposed_ids, derived, title, text, sents, sentence_of,
+                        compared, roles, evidence, span_evidence)
     for e in entities:  # a repository is the code of the proposal it names, else of the main one
         if e.type != "Repository" or not e.mentions or not proposed_ids:
             continue
         owner, rule = _code_owner(e, proposed_ids, ent_by_id)
         if owner and not any(r.source == owner and r.target == e.id for r in relations):
             relations.append(Relation("HAS_CODE", owner, e.id, evidence(e.mentions[0]), 0.8, rule))
-
-    for kind, skey, okey, (s0, s1) in doc.user_data.get("kg_compared", []):
-        sources = [key_to_id[skey]] if skey in key_to_id else sorted(proposed_ids)
-        target = key_to_id.get(okey)
-        for src in sources:
-            if target and src != target:
-                relations.append(Relation(kind, src, target, span_evidence(s0, s1), 0.6, "comparison"))
 
     if paper.github:  # a record's own code link
         from kg.extract.patterns import normalize_url
@@ -293,12 +267,77 @@ def _code_owner(repo: Entity, proposed_ids: dict, ent_by_id: dict) -> tuple[str 
             return pid, "repository-name"
     if len(proposed_ids) == 1:
         return next(iter(proposed_ids)), "single-proposal"
-    main = [pid for pid, (rule, _) in proposed_ids.items() if rule not in ("proposal:coordinated", "proposal:variant")]
-    main = [pid for pid in main if ent_by_id[pid].mentions]
+    first = _main_proposal(proposed_ids, ent_by_id)
+    return first, "main-proposal" if first else ""
+
+
+ROLE_SOURCES = frozenset({"Method", "Technique", "Model", "Software"})
+#: share of the comparison rule's targets that the annotated relations call a compared
+#: baseline (39 of 61 on the training papers)
+COMPARISON_PRECISION = 0.64
+
+
+def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: dict, derived: set[str], title: str,
+           text: str, sents: list[tuple[int, int]], sentence_of, compared: dict[str, tuple[str, str | None]],
+           roles, evidence, span_evidence) -> list[Relation]:
+    """One edge per mentioned entity: the role the text states for it (USES, ADDRESSES,
+    EVALUATED_ON or MEASURES by its label; COMPARED_WITH or OUTPERFORMS for a baseline), from
+    the proposed method, technique, model or software it shares a sentence with, else the
+    paper's main such proposal, else the paper; or MENTIONS from the paper when no role is
+    stated."""
+    from kg.extract.roles import candidates
+
+    ent_by_id = {e.id: e for e in entities}
+    # a proposed Dataset or Metric is a target, not a source: the paper evaluates on it
+    sources = {pid: v for pid, v in proposed_ids.items() if ent_by_id[pid].type in ROLE_SOURCES}
+    psents: dict[tuple[int, int], str] = {}
+    for pid in sources:
+        for m in ent_by_id[pid].mentions:
+            if m.field == "abstract":
+                psents.setdefault(sentence_of(m.start), pid)
+    main = _main_proposal(sources, ent_by_id)
+    out = [Relation("HAS_CODE", paper_id, e.id, evidence(e.mentions[0]), CONFIDENCE["url"] * 0.85, "mention:url")
+           for e in entities if e.type == "Repository" and e.mentions]
+    for e, feats in candidates(entities, groups, proposed_ids, derived, title, text, sents, sentence_of,
+                               {k: v[0] for k, v in compared.items()}):
+        msents = [sentence_of(m.start) for m in e.mentions if m.field == "abstract"]
+        shared = next((s for s in msents if s in psents), None)
+        if roles is not None:
+            kind, conf = roles.decide(e, feats)
+            rule = "learned-role"
+        elif shared is not None:
+            kind, conf, rule = "role", 0.6, "sentence"
+        elif sources and any(_AUTHOR_CUE.search(text, s[0], s[1]) for s in msents):
+            kind, conf, rule = "role", 0.5, "author-sentence"
+        else:
+            kind, conf, rule = "none", 0.6, ""
+        if e.id in compared:  # the comparison rule is exact where it fires
+            kind, conf, rule = "compared", COMPARISON_PRECISION, "comparison"
+        if kind != "none":
+            cmp_kind, cmp_source = compared.get(e.id, ("COMPARED_WITH", None))
+            source = cmp_source if kind == "compared" and cmp_source in sources else \
+                psents[shared] if shared is not None else main or paper_id
+            rtype = cmp_kind if kind == "compared" else MENTION_RELATION[e.type]
+            if source != e.id:
+                sent = shared or next((s for s in msents if _AUTHOR_CUE.search(text, s[0], s[1])), None)
+                ev = span_evidence(*sent) if sent else evidence(e.mentions[0])
+                out.append(Relation(rtype, source, e.id, ev, round(conf, 3), rule))
+                continue
+        grule = groups.get(e.id, {}).get("rule", "")
+        conf = round(conf, 3) if roles is not None else CONFIDENCE.get(grule, 0.6) * 0.85
+        out.append(Relation("MENTIONS", paper_id, e.id, evidence(e.mentions[0]), conf, f"mention:{grule}"))
+    return out
+
+
+def _main_proposal(proposed_ids: dict, ent_by_id: dict) -> str | None:
+    """The paper's main proposal: the first named in the text that is not a variant or a
+    coordinated component."""
+    main = [pid for pid, (rule, _) in proposed_ids.items()
+            if rule not in ("proposal:coordinated", "proposal:variant") and ent_by_id[pid].mentions]
     if not main:
-        return None, ""
-    first = min(main, key=lambda pid: (ent_by_id[pid].mentions[0].field != "abstract", ent_by_id[pid].mentions[0].start))
-    return first, "main-proposal"
+        return None
+    return min(main, key=lambda pid: (ent_by_id[pid].mentions[0].field != "abstract", ent_by_id[pid].mentions[0].start,
+                                      pid))
 
 
 def _dedupe(relations: list[Relation]) -> list[Relation]:

@@ -48,11 +48,11 @@ from kg.extract.phrases import find_phrases
 from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
-PIPELINE_VERSION = "rules-2"
+PIPELINE_VERSION = "rules-3"
 
 
 def pipeline_id(ner_model: Path | str | None = None, spans_model: Path | str | None = None) -> str:
-    """What made an extraction: ``rules-2``, ``rules-2+spans-1`` with kg's span model,
+    """What made an extraction: ``rules-3``, ``rules-3+spans-1`` with kg's span model,
     ``...+ner-scier-1`` with the optional SciER one."""
     out = PIPELINE_VERSION
     if spans_model:

@@ -1,0 +1,188 @@
+"""A learned decision on what role a paper's text states for an entity it mentions (``RoleModel``).
+
+Naming an entity is not using it: an abstract names baselines it beats, approaches it avoids,
+the field's history and neighbouring problems. Every entity a paper mentions (other than what
+it proposes) is an example with three classes:
+
+- ``role``: the text states that the paper's contribution is built on or run with it, solves it,
+  is evaluated on it or reports it (USES, ADDRESSES, EVALUATED_ON or MEASURES, by its label);
+- ``compared``: a named baseline the contribution is compared with (COMPARED_WITH);
+- ``none``: a mention with no stated role (MENTIONS).
+
+The features are the entity's label and reading rule, whether it shares a sentence with what the
+paper proposes or with the authors' "we"/"our", where and how often it occurs, what the comparison
+rule said, and the words around its mentions ("built on", "unlike", "outperforms", "such as").
+A logistic regression over them, trained by ``scripts/train_roles.py`` on the annotated
+relations; its weights ship with the span model (``MODEL/roles``), and the probability it gives
+is the edge's confidence (its calibration on held-out papers is in ``meta.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+from kg.extract.select import fit
+
+CLASSES = ("none", "role", "compared")
+ROLE_LABELS = frozenset({"Method", "Technique", "Model", "Software", "Task", "Dataset", "Metric"})
+_WORD = re.compile(r"[\w][\w'-]*|[()\[\],;:]")
+_AUTHOR = re.compile(r"\b(?:we|our|the proposed|this (?:method|approach|framework|algorithm|model|paper|work))\b",
+                     re.IGNORECASE)
+LEFT, RIGHT, MENTIONS_READ = 5, 3, 3
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group().lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[int, int], list[tuple[int, int]]],
+             title: str, text: str, sents: list[tuple[int, int]], sentence_of, compared: str | None) -> list[str]:
+    """Features of entity ``e`` (an :class:`~kg.records.Entity`, not proposed by its paper):
+    ``proposed`` the ids the paper proposes, ``proposed_sents`` the sentences that mention them
+    (with the proposals' mention offsets in each), ``compared`` what the comparison rule made of
+    ``e`` (COMPARED_WITH, OUTPERFORMS or None)."""
+    lab = e.type
+    f = ["bias", f"label={lab}", f"grule={group_rule}", f"nprop={min(len(proposed), 2)}",
+         f"nprop={min(len(proposed), 2)}|label={lab}"]
+    if compared:
+        f += [f"cmp={compared}", f"cmp={compared}|label={lab}"]
+    abstract = [m for m in e.mentions if m.field == "abstract"]
+    if any(m.field == "title" for m in e.mentions):
+        f += ["in-title", f"in-title|label={lab}"]
+        if not abstract:
+            f.append("title-only")
+    f.append(f"nment={min(len(abstract), 4)}|label={lab}")
+    if not abstract:
+        return f
+    msents = []
+    for m in abstract:
+        s = sentence_of(m.start)
+        if s not in msents:
+            msents.append(s)
+    with_prop = [s for s in msents if s in proposed_sents]
+    if with_prop:
+        f += ["with-proposal", f"with-proposal|label={lab}"]
+    authors = [s for s in msents if _AUTHOR.search(text, s[0], s[1])]
+    if authors:
+        f += ["author-sentence", f"author-sentence|label={lab}"]
+    if with_prop or authors:
+        f.append(f"ours|label={lab}")
+    n = len(sents)
+    first = sents.index(msents[0]) if msents[0] in sents else 0
+    f.append(f"sent={min(first, 4)}")
+    f.append(f"relpos={int(4 * first / max(1, n))}|label={lab}")
+    if n and msents[-1] == sents[-1]:
+        f.append("in-last-sentence")
+    for m in abstract[:MENTIONS_READ]:
+        s0, s1 = sentence_of(m.start)
+        words = _words(text[s0:s1])
+        if words:
+            f += [f"S0:{words[0][0]}", f"S0:{words[0][0]}|label={lab}"]
+        pm = proposed_sents.get((s0, s1))
+        if pm:  # the words between this mention and the nearest mention of a proposal
+            a, b = min(pm, key=lambda x: abs(x[0] - m.start))
+            lo, hi, side = (b, m.start, "after") if a < m.start else (m.end, a, "before")
+            between = [w for w, x, _ in words if lo <= x + s0 < hi]
+            f += [f"prop-{side}", f"prop-{side}|label={lab}", f"gap={min(len(between), 6) // 2}"]
+            f += [f"B:{w}" for w in between[:8]]
+        left = [w for w, a, _ in words if a + s0 < m.start][-LEFT:]
+        right = [w for w, a, _ in words if a + s0 >= m.end][:RIGHT]
+        for i, w in enumerate(reversed(left)):
+            f.append(f"L:{w}")
+            if i == 0:
+                f += [f"L1:{w}", f"L1:{w}|label={lab}"]
+            if i == 1:
+                f.append(f"L2:{w}_{left[-1]}")
+        for i, w in enumerate(right):
+            f.append(f"R:{w}")
+            if i == 0:
+                f += [f"R1:{w}", f"R1:{w}|label={lab}"]
+    s0, s1 = msents[0]
+    f += [f"S:{w}" for w in {w for w, _, _ in _words(text[s0:s1]) if len(w) > 2}]
+    return f
+
+
+class RoleModel:
+    """Multinomial logistic regression over :func:`features` (classes :data:`CLASSES`) and the
+    threshold on P(role) + P(compared) above which a role is stated."""
+
+    def __init__(self, index: dict[str, int], weights: np.ndarray, threshold: float,
+                 calibration: list[tuple[float, float]] | None = None):
+        self.index = index
+        self.weights = weights
+        self.threshold = threshold
+        #: (lowest score, precision measured on held-out papers from that score up), ascending
+        self.calibration = calibration or []
+
+    @classmethod
+    def load(cls, folder: Path | str) -> RoleModel:
+        folder = Path(folder)
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
+        cal = [(float(b["from"]), float(b["calibrated"])) for b in meta.get("calibration", ())]
+        return cls({f: i for i, f in enumerate(feats)}, np.load(folder / "weights.npy"), float(meta["threshold"]), cal)
+
+    def confidence(self, score: float) -> float:
+        """The precision measured on held-out papers for edges of this score (the score itself
+        when the model carries no calibration)."""
+        out = score
+        for lo, prec in self.calibration:
+            if score >= lo:
+                out = prec
+        return out
+
+    def save(self, folder: Path | str, meta: dict) -> None:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "features.txt").write_text("\n".join(sorted(self.index, key=self.index.get)), encoding="utf-8")
+        np.save(folder / "weights.npy", self.weights.astype(np.float32))
+        (folder / "meta.json").write_text(json.dumps({**meta, "threshold": self.threshold}, indent=1,
+                                                     sort_keys=True) + "\n", encoding="utf-8")
+
+    def probs(self, feats: list[str]) -> np.ndarray:
+        rows = [self.index[x] for x in feats if x in self.index]
+        z = self.weights[rows].sum(axis=0) if rows else np.zeros(len(CLASSES))
+        z = z - z.max()
+        p = np.exp(z)
+        return p / p.sum()
+
+    def score(self, feats: list[str]) -> tuple[str, float]:
+        """``(role or compared, P(some role is stated))``."""
+        p = self.probs(feats)
+        return ("compared" if p[2] > p[1] else "role"), float(p[1] + p[2])
+
+    def decide(self, entity, feats: list[str]) -> tuple[str, float]:
+        """``(class, confidence)`` for ``entity`` with features ``feats``: ``role`` or
+        ``compared`` with the calibrated confidence that it is right, else ``none`` with the
+        probability that no role is stated."""
+        kind, stated = self.score(feats)
+        if stated >= self.threshold:
+            return kind, self.confidence(stated)
+        return "none", 1.0 - stated
+
+    @classmethod
+    def fit(cls, feats: list[list[str]], labels: list[str], l2: float = 1.0, threshold: float = 0.5) -> RoleModel:
+        index, weights = fit(feats, labels, l2=l2, min_count=2, classes=CLASSES)
+        return cls(index, weights, threshold)
+
+
+def candidates(entities, groups: dict, proposed_ids: dict, derived: set[str], title: str, text: str,
+               sents: list[tuple[int, int]], sentence_of, compared: dict[str, str]):
+    """``(entity, features)`` for each entity of a paper whose role the text may state: every
+    mentioned entity but the proposals, the model families a name implies and repositories."""
+    proposed = set(proposed_ids)
+    psents: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for e in entities:
+        if e.id in proposed:
+            for m in e.mentions:
+                if m.field == "abstract":
+                    psents.setdefault(sentence_of(m.start), []).append((m.start, m.end))
+    for e in entities:
+        if e.id in proposed or e.id in derived or e.type not in ROLE_LABELS or not e.mentions:
+            continue
+        yield e, features(e, groups.get(e.id, {}).get("rule", "-"), proposed, psents, title, text, sents,
+                          sentence_of, compared.get(e.id))

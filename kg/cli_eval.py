@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",
                                                  help="Trained span model folder (scripts/train_ner.py); GPL-3.0-derived, optional.")] = None,
         model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+        graph: Annotated[Path, typer.Option("--graph", "-g", help="Resolution pairs: the graph folder (kg build) whose merges are scored.")] = Path("exports"),
     ) -> None:
         """Score extraction against gold: precision, recall and F1 per label.
 
@@ -46,6 +47,9 @@ def register(app: typer.Typer) -> None:
 
         if not gold.exists():
             raise InputError(f"{gold}: no such gold file")
+        if gold.is_dir() and (gold / "draw.jsonl").is_file():
+            _pairs(gold, graph, as_json, errors)
+            return
         first = "" if gold.is_dir() else gold.read_text(encoding="utf-8").split("\n", 1)[0]
         scier = '"ner"' in first and '"sentence"' in first
         if scier:
@@ -86,6 +90,39 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(result, indent=2) + "\n")
             return
         _print(result, errors)
+
+
+def _pairs(gold: Path, graph: Path, as_json: bool, examples: int) -> None:
+    """Resolution pairs against the merges of a built graph."""
+    from kg.errors import GraphNotFoundError
+    from kg.evaluate import node_of_mention, read_pairs, score_pairs
+    from kg.extract.lexicon import default_lexicon
+    from kg.graph import EXTRACTIONS_FILE, load_extractions
+    from kg.resolve import canonical_ids, collect
+
+    if not (graph / EXTRACTIONS_FILE).is_file():
+        raise GraphNotFoundError(f"{graph}: no graph folder here (no {EXTRACTIONS_FILE}); build one with kg build")
+    rows = read_pairs(gold)
+    exs = load_extractions(graph)
+    remap = canonical_ids(collect(exs), default_lexicon())
+    result = score_pairs(rows, node_of_mention(exs, remap), max(examples, 10))
+    result.update(gold=str(gold), graph=str(graph))
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    from rich.console import Console
+
+    con = Console(highlight=False)
+    con.print(f"{gold} against {graph}: {result['judged']} judged pairs ({result['unsure']} unsure, "
+              f"{result['absent']} with a mention the graph no longer has)")
+    con.print(f"merged {result['merged']}: wrong merges {result['wrong_merges']} "
+              f"({result['wrong_merge_rate']:.1%}); missed merges {result['missed_merges']} "
+              f"({result['missed_merge_rate']:.1%} of the pairs judged the same)")
+    for k, v in result["strata"].items():
+        con.print(f"  {k}: " + ", ".join(f"{a} {b}" for a, b in v.items()))
+    for kind in ("wrong", "missed"):
+        for line in result[f"{kind}_examples"][:examples]:
+            con.print(f"[bold]{kind}[/]: {line}", soft_wrap=True)
 
 
 def _print(result: dict, examples: int = 0) -> None:

@@ -304,3 +304,79 @@ def _report(per: dict[str, Score], errors: Counter) -> dict[str, Any]:
         micro.add(s)
     return {"labels": {k: per[k].to_json() for k in sorted(per)}, "micro": micro.to_json(),
             "errors": dict(errors.most_common(10))}
+
+
+# ---------------------------------------------------------------- resolution pairs
+
+
+def read_pairs(folder: Path) -> list[dict]:
+    """The judged resolution pairs of a folder (``draw.jsonl`` and the ``p###.jsonl``
+    answers; second annotations ``q###`` are left out): each drawn pair with its ``same``."""
+    folder = Path(folder)
+    draw = folder / "draw.jsonl"
+    if not draw.is_file():
+        raise InputError(f"{folder}: no draw.jsonl (not a folder of resolution pairs)")
+    answers: dict[str, Any] = {}
+    for f in sorted(folder.glob("p[0-9][0-9][0-9].jsonl")):
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise InputError(f"{f}:{n}: not JSON ({e.msg})") from None
+                answers[row["pair"]] = row["same"]
+    rows = [json.loads(x) for x in draw.read_text(encoding="utf-8").splitlines() if x.strip()]
+    return [{**r, "same": answers[r["pair"]]} for r in rows if r["pair"] in answers]
+
+
+def node_of_mention(extractions: Iterable[Extraction], remap: dict[str, str]) -> dict[tuple[str, str], str]:
+    """``(paper id, surface) -> canonical id`` for every mention, name and alias of every entity."""
+    out: dict[tuple[str, str], str] = {}
+    for ex in extractions:
+        for e in ex.entities:
+            cid = remap.get(e.id, e.id)
+            for s in (*(m.text for m in e.mentions), e.name, *e.aliases):
+                out.setdefault((ex.paper.id, s), cid)
+    return out
+
+
+def score_pairs(rows: list[dict], node_of: dict[tuple[str, str], str], examples: int = 10) -> dict[str, Any]:
+    """Merge precision and recall on judged pairs: a pair is merged when both mentions sit on
+    one node. Wrong merges are merged pairs judged different, missed merges pairs judged the
+    same that sit on two nodes; pairs judged ``unsure`` or whose mention no longer exists are
+    counted apart."""
+    tp = fp = fn = tn = unsure = absent = 0
+    strata: dict[str, Counter] = defaultdict(Counter)
+    wrong, missed = [], []
+    for r in rows:
+        a = node_of.get((r["a"]["paper"], r["a"]["name"]))
+        b = node_of.get((r["b"]["paper"], r["b"]["name"]))
+        if r["same"] == "unsure":
+            unsure += 1
+            continue
+        if a is None or b is None:
+            absent += 1
+            strata[r["stratum"]]["absent"] += 1
+            continue
+        merged = a == b
+        kind = ("tp" if r["same"] else "fp") if merged else ("fn" if r["same"] else "tn")
+        strata[r["stratum"]][kind] += 1
+        if kind == "tp":
+            tp += 1
+        elif kind == "fp":
+            fp += 1
+            wrong.append(f"{r['pair']}: {r['a']['name']} ({r['a']['paper']}) = {r['b']['name']} ({r['b']['paper']}) -> {a}")
+        elif kind == "fn":
+            fn += 1
+            missed.append(f"{r['pair']}: {r['a']['name']} ({a}) / {r['b']['name']} ({b})")
+        else:
+            tn += 1
+    merged, same = tp + fp, tp + fn
+    return {"pairs": len(rows), "judged": tp + fp + fn + tn, "unsure": unsure, "absent": absent,
+            "merged": merged, "wrong_merges": fp, "missed_merges": fn,
+            "wrong_merge_rate": round(fp / merged, 4) if merged else 0.0,
+            "missed_merge_rate": round(fn / same, 4) if same else 0.0,
+            "merge_precision": round(tp / merged, 4) if merged else 0.0,
+            "merge_recall": round(tp / same, 4) if same else 0.0,
+            "strata": {k: dict(sorted(v.items())) for k, v in sorted(strata.items())},
+            "wrong_examples": wrong[:examples], "missed_examples": missed[:examples]}

@@ -64,6 +64,7 @@ from kg.graph import (
 )
 from kg.records import Extraction, Paper
 from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
+from kg.schema import SCHEMA_DIR
 
 STATE_FILE = "state.pickle"
 STATE_FORMAT = 1
@@ -357,6 +358,7 @@ def _code_fingerprint() -> str:
         for name in _CODE:
             __import__(name)
             h.update(Path(sys.modules[name].__file__ or "").read_bytes())
+        h.update((SCHEMA_DIR / "spelling.txt").read_bytes())  # resolution's spelling variants
         _fingerprint = h.hexdigest()
     return _fingerprint
 

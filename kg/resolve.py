@@ -12,17 +12,20 @@ Resolving an already resolved set changes nothing.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
 import orjson
 
+from kg.errors import KgError
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
-from kg.schema import ENTITY_LABELS
+from kg.schema import ENTITY_LABELS, SCHEMA_DIR
 from kg.text import fold
 
 
@@ -144,6 +147,39 @@ def resolve_stats(stats: dict[str, EntityStats], lexicon: Lexicon | None = None
     return aggregate(stats, remap, lexicon), remap
 
 
+@lru_cache(maxsize=1)
+def spelling_variants() -> tuple[tuple[str, str], ...]:
+    """``(British stem, American stem)`` pairs of ``schema/spelling.txt``."""
+    out = []
+    for line in (SCHEMA_DIR / "spelling.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            left, _, right = line.partition("\t")
+            if not right:
+                raise KgError(f"{SCHEMA_DIR / 'spelling.txt'}: '{line}': expected two stems separated by a tab")
+            out.append((left.strip(), right.strip()))
+    return tuple(out)
+
+
+_WORDY = re.compile(r"[A-Za-z][a-z]{2}")
+
+
+def resolution_key(slug: str, names) -> str:
+    """The key under which ids are one name: the id's slug, with spelling variants read one
+    way and, for names made of words (a letter then two lower-case ones in some spelling),
+    without hyphens: ``non-linear-regression`` = ``nonlinear-regression``, ``resnet-34`` =
+    ``resnet34``, but ``ds-gda`` stays apart from ``d-sgda``."""
+    words = slug.split("-")
+    variants = spelling_variants()
+    for i, w in enumerate(words):
+        for left, right in variants:
+            if w.startswith(left):
+                words[i] = right + w[len(left):]
+                break
+    if any(_WORDY.search(n) for n in names):
+        return "".join(words)
+    return "-".join(words)
+
+
 def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None) -> dict[str, str]:
     """Which ids merge into which: every merged id -> its canonical id."""
     remap: dict[str, str] = {}
@@ -151,7 +187,7 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
     by_key: dict[str, list[str]] = defaultdict(list)
     for eid, s in stats.items():
         if s.label != "Repository":
-            by_key[eid.partition(":")[2]].append(eid)
+            by_key[resolution_key(eid.partition(":")[2], s.names)].append(eid)
     for ids in by_key.values():
         if len(ids) < 2:
             continue
@@ -160,7 +196,7 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
             spellings = _spellings(stats[eid])
             name = max(spellings, key=spellings.__getitem__)  # the first of the most frequent
             known = lexicon is not None and lexicon.get(stats[eid].label, name) is not None
-            return (not known, -len(stats[eid].papers), ENTITY_LABELS.index(stats[eid].label))
+            return (not known, -len(stats[eid].papers), ENTITY_LABELS.index(stats[eid].label), eid)
 
         best = min(ids, key=rank)
         for eid in ids:
@@ -176,6 +212,9 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
 
     # 2. a short name that is another entity's declared acronym; repeated until nothing
     # changes, since a merge can make a name an acronym of one entity only
+    members: dict[str, list[str]] = defaultdict(list)  # the names step 1 merged, by canonical id
+    for eid in remap:
+        members[final(eid)].append(eid)
     declared: dict[str, list[str]] = defaultdict(list)  # acronym -> ids declaring it
     for eid, s in stats.items():
         for a in s.aliases:
@@ -197,11 +236,28 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
                 continue
             for name in acronyms:
                 owners = {final(o) for o in declared[name]} - {eid}
-                if len(owners) == 1:
+                if len(owners) == 1 and _established(stats, [*owners, *members.get(next(iter(owners)), ())],
+                                                     lexicon):
                     remap[eid] = owners.pop()  # owners are final ids other than eid: no cycle
                     changed = True
                     break
     return {k: f for k in remap if (f := final(k)) != k}
+
+
+def _established(stats: dict[str, EntityStats], owner: list[str], lexicon: Lexicon | None) -> bool:
+    """Whether a bare acronym may be read as the one long form other papers declare for it:
+    the long form (``owner``: its ids) is the lexicon's, or at least two papers write it. One
+    paper's ``Contextual Memory Tree (CMT)`` says nothing about what ``CMT`` means in another
+    (acronyms collide across papers). Counted over what step 1 merged, so that resolving a
+    resolved graph again changes nothing."""
+    if lexicon is not None and any(lexicon.get(stats[o].label, n) for o in owner for n in stats[o].names):
+        return True
+    papers: set[str] = set()
+    for o in owner:
+        papers |= stats[o].papers
+        if len(papers) >= 2:
+            return True
+    return False
 
 
 def changed(old_remap: dict[str, str], remap: dict[str, str], touched: Iterable[str]

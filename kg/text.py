@@ -163,6 +163,13 @@ def fold(name: str) -> str:
 
 
 _SLUG_SUB = {"+": " plus ", "#": " sharp ", "&": " and "}
+#: Greek letters spelled out, so that ``ε-submodular`` and ``submodular`` get different ids
+GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+         "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
+         "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi", "χ": "chi",
+         "ψ": "psi", "ω": "omega", "Δ": "delta", "Γ": "gamma", "Θ": "theta", "Λ": "lambda", "Π": "pi", "Σ": "sigma",
+         "Φ": "phi", "Ψ": "psi", "Ω": "omega"}
+_GREEK_SUB = str.maketrans({k: f" {v} " for k, v in GREEK.items()})
 
 
 def slug(name: str) -> str:
@@ -170,6 +177,7 @@ def slug(name: str) -> str:
     text = unicodedata.normalize("NFKC", name)
     for k, v in _SLUG_SUB.items():
         text = text.replace(k, v)
+    text = text.translate(_GREEK_SUB)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     if not out or len(out) * 2 < len(name.strip()):

@@ -14,11 +14,13 @@ def test_label_conflicts_and_acronyms_merge():
            Entity("method:rectified-matching", "Method", "Rectified Matching", ("RMReg",))),
         ex("b", Entity("technique:transformer", "Technique", "transformer"),
            Entity("method:rmreg", "Method", "RMReg")),
+        ex("c", Entity("method:rectified-matching", "Method", "rectified matching", ("RMReg",))),
     ]
     ents, remap = resolve(exs, lex)
     assert remap == {"method:transformer": "technique:transformer", "method:rmreg": "method:rectified-matching"}
     assert ents["technique:transformer"].name == "transformer"
     assert ents["technique:transformer"].papers == {"a", "b"}
+    assert ents["method:rectified-matching"].papers == {"a", "b", "c"}  # two papers define RMReg
     assert ents["method:rectified-matching"].aliases == ["RMReg"]
 
 

@@ -14,7 +14,7 @@ from kg.extract.pipeline import lower_common_words
 from kg.extract.results import find_results
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import MENTION_RELATION
-from kg.text import entity_id, fold
+from kg.text import GREEK, entity_id, fold
 
 CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5,
@@ -197,9 +197,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
     return Extraction(replace(paper, title=title), tuple(entities), tuple(relations), tuple(results))
 
 
-_GREEK = str.maketrans({"α": "alpha ", "β": "beta ", "γ": "gamma ", "δ": "delta ", "ε": "epsilon ", "θ": "theta ",
-                        "λ": "lambda ", "μ": "mu ", "π": "pi ", "σ": "sigma ", "τ": "tau ", "φ": "phi ", "ψ": "psi ",
-                        "ω": "omega "})
+_GREEK = str.maketrans({k: v + " " for k, v in GREEK.items()})
 
 
 def _surface_key(name: str) -> str:

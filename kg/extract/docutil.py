@@ -66,11 +66,14 @@ def sentences(doc: Doc) -> list[tuple[int, int, int, int]]:
     return s
 
 
-# sentence ends: . ! ? followed by space and an upper-case letter, digit, quote or bracket,
-# except after common abbreviations; or glued sentences ("recently.Thus", "in 2023.The"): the
-# mark right after two lower-case letters, digits or a bracket and right before a capitalised
-# word, unless the run of text is a URL or path ("github.com/Foo.Bar")
-_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[])|(?<=[a-z0-9)\]]{2}[.!?])(?=[A-Z][a-z])")
+# sentence ends: . ! ? followed by space and an upper-case letter, digit, quote, bracket or a
+# LaTeX comment mark before a capitalised word ("tasks. % Nevertheless"), except after common
+# abbreviations; or glued sentences ("recently.Thus", "in 2023.The", "variation.(1) Despite"):
+# the mark right after two lower-case letters, digits or a bracket and right before a
+# capitalised word or a numbered item, unless the run of text is a URL or path
+# ("github.com/Foo.Bar")
+_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(\[]|%\s+[A-Z])"
+                  r"|(?<=[a-z0-9)\]]{2}[.!?])(?=[A-Z][a-z]|\(\d{1,2}\)\s)")
 _URLISH = re.compile(r"[/@\\]|www|\.(?:com|org|io|net)\b")
 
 
@@ -90,6 +93,9 @@ def sentence_chars(text: str) -> list[tuple[int, int]]:
     >>> t = "Gains came recently.Thus we use e.g.BERT, see Fig.2 and github.com/a/Foo.Bar."
     >>> [t[a:b] for a, b in sentence_chars(t)]
     ['Gains came recently.', 'Thus we use e.g.BERT, see Fig.2 and github.com/a/Foo.Bar.']
+    >>> t = "It is adopted. % Nevertheless, it fails. We show this variation.(1) Despite that, no."
+    >>> [t[a:b] for a, b in sentence_chars(t)]
+    ['It is adopted.', '% Nevertheless, it fails.', 'We show this variation.', '(1) Despite that, no.']
     """
     out, start = [], 0
     for m in _END.finditer(text):

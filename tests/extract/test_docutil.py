@@ -48,3 +48,13 @@ def test_glued_sentences_split_on_token_bounds(extractor):
     assert [text[c0:c1] for _, _, c0, c1 in bounds] == [
         "Results improved recently.", "Thus we test in 2023.", "The code is at github.com/a/Foo.Bar now."]
     assert [doc[t0:t1].text for t0, t1, _, _ in bounds] == [text[c0:c1] for _, _, c0, c1 in bounds]
+
+
+def test_latex_comment_marks_and_glued_numbered_items_end_sentences():
+    t = "DARTS is widely adopted. % Nevertheless, DARTS fails. We study this variation.(1) Despite noise, it holds."
+    assert [t[a:b] for a, b in sentence_chars(t)] == [
+        "DARTS is widely adopted.", "% Nevertheless, DARTS fails.", "We study this variation.",
+        "(1) Despite noise, it holds."]
+    # a percentage or a parenthesised number inside a sentence is not a boundary
+    t = "Accuracy rose by 5. %s of cases (1) and (2) agree."
+    assert len(sentence_chars(t)) == 1

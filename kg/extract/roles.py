@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from kg.extract.select import fit
+from kg.schema import SCHEMA_DIR
 
 CLASSES = ("none", "role", "compared")
 ROLE_LABELS = frozenset({"Method", "Technique", "Model", "Software", "Task", "Dataset", "Metric"})
@@ -33,6 +35,18 @@ _WORD = re.compile(r"[\w][\w'-]*|[()\[\],;:]")
 _AUTHOR = re.compile(r"\b(?:we|our|the proposed|this (?:method|approach|framework|algorithm|model|paper|work))\b",
                      re.IGNORECASE)
 LEFT, RIGHT, MENTIONS_READ = 5, 3, 3
+
+
+@lru_cache(maxsize=1)
+def cue_classes() -> dict[str, str]:
+    """Cue word -> its class, from ``schema/role_cues.txt``."""
+    out = {}
+    for line in (SCHEMA_DIR / "role_cues.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            cls, _, words = line.partition("\t")
+            for w in words.split():
+                out.setdefault(w, cls)
+    return out
 
 
 def _words(text: str) -> list[tuple[str, int, int]]:
@@ -89,6 +103,7 @@ def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[
             between = [w for w, x, _ in words if lo <= x + s0 < hi]
             f += [f"prop-{side}", f"prop-{side}|label={lab}", f"gap={min(len(between), 6) // 2}"]
             f += [f"B:{w}" for w in between[:8]]
+            f += [f"cue-B:{c}" for c in {cue_classes()[w] for w in between if w in cue_classes()}]
         left = [w for w, a, _ in words if a + s0 < m.start][-LEFT:]
         right = [w for w, a, _ in words if a + s0 >= m.end][:RIGHT]
         for i, w in enumerate(reversed(left)):
@@ -102,7 +117,12 @@ def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[
             if i == 0:
                 f += [f"R1:{w}", f"R1:{w}|label={lab}"]
     s0, s1 = msents[0]
-    f += [f"S:{w}" for w in {w for w, _, _ in _words(text[s0:s1]) if len(w) > 2}]
+    words = _words(text[s0:s1])
+    f += [f"S:{w}" for w in {w for w, _, _ in words if len(w) > 2}]
+    cues = cue_classes()
+    first = abstract[0].start
+    f += [f"cue-S:{c}|label={lab}" for c in {cues[w] for w, _, _ in words if w in cues}]
+    f += [f"cue-L:{c}" for c in {cues[w] for w, a, _ in words if w in cues and first - 40 <= a + s0 < first}]
     return f
 
 

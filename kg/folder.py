@@ -67,7 +67,7 @@ from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
 from kg.schema import SCHEMA_DIR
 
 STATE_FILE = "state.pickle"
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 # the modules that decide what the files hold: an index written by other code is not used
 _CODE = ("kg.folder", "kg.graph", "kg.resolve", "kg.records", "kg.schema", "kg.text", "kg.extract.lexicon")
 

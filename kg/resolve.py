@@ -50,7 +50,7 @@ class EntityStats:
     :func:`resolve_stats`. Merging is order-free (counts, unions, and "first" meaning the
     smallest paper id), so stats collected in several batches equal stats collected at once."""
 
-    __slots__ = ("label", "first", "names", "aliases", "props", "_papers", "_packed")
+    __slots__ = ("label", "first", "names", "aliases", "props", "proposed", "_papers", "_packed")
 
     def __init__(self, label: str, first: tuple[str, int]):
         self.label = label  # fixed by the id's prefix
@@ -58,6 +58,7 @@ class EntityStats:
         self.names: dict[str, list] = {}  # spelling -> [papers using it, first paper id]
         self.aliases: set[str] = set()
         self.props: dict[str, tuple[str, Any]] = {}  # key -> (first paper id, value)
+        self.proposed: set[str] = set()  # the papers that propose it
         self._papers: set[str] | None = set()
         self._packed = b""
 
@@ -73,12 +74,12 @@ class EntityStats:
         """The stats as a tuple of builtins (quicker to store than objects). The bytes are copied
         to their size: orjson's keep a 4 KB buffer each."""
         packed = self._packed if self._papers is None else bytes(memoryview(orjson.dumps(list(self._papers))))
-        return (self.label, self.first, self.names, self.aliases, self.props, packed)
+        return (self.label, self.first, self.names, self.aliases, self.props, self.proposed, packed)
 
     @classmethod
     def unpack(cls, state: tuple) -> EntityStats:
         s = cls.__new__(cls)
-        s.label, s.first, s.names, s.aliases, s.props, s._packed = state
+        s.label, s.first, s.names, s.aliases, s.props, s.proposed, s._packed = state
         s._papers = None
         return s
 
@@ -86,7 +87,7 @@ class EntityStats:
         return self.pack()
 
     def __setstate__(self, state) -> None:
-        self.label, self.first, self.names, self.aliases, self.props, self._packed = state
+        self.label, self.first, self.names, self.aliases, self.props, self.proposed, self._packed = state
         self._papers = None
 
 
@@ -97,6 +98,7 @@ def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | N
     stats = {} if stats is None else stats
     for ex in extractions:
         pid = ex.paper.id
+        proposed = {r.target for r in ex.relations if r.type == "PROPOSES"}
         for i, e in enumerate(ex.entities):
             s = stats.get(e.id)
             if s is None:
@@ -111,6 +113,8 @@ def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | N
                 if pid < seen[1]:
                     seen[1] = pid
             s.aliases.update(e.aliases)
+            if e.id in proposed:
+                s.proposed.add(pid)
             for k, v in e.props:
                 if k not in s.props or pid < s.props[k][0]:
                     s.props[k] = (pid, v)
@@ -163,11 +167,13 @@ def spelling_variants() -> tuple[tuple[str, str], ...]:
 _WORDY = re.compile(r"[A-Za-z][a-z]{2}")
 
 
-def resolution_key(slug: str, names) -> str:
+def resolution_key(slug: str, names, label: str = "") -> str:
     """The key under which ids are one name: the id's slug, with spelling variants read one
     way and, for names made of words (a letter then two lower-case ones in some spelling),
     without hyphens: ``non-linear-regression`` = ``nonlinear-regression``, ``resnet-34`` =
-    ``resnet34``, but ``ds-gda`` stays apart from ``d-sgda``."""
+    ``resnet34``, but ``ds-gda`` stays apart from ``d-sgda``. A model's name is its family,
+    version, size and variant however they are joined: ``LLaMA-2 70B`` = ``Llama2-70B``, not
+    ``Llama-3-70B``."""
     words = slug.split("-")
     variants = spelling_variants()
     for i, w in enumerate(words):
@@ -175,7 +181,7 @@ def resolution_key(slug: str, names) -> str:
             if w.startswith(left):
                 words[i] = right + w[len(left):]
                 break
-    if any(_WORDY.search(n) for n in names):
+    if label == "Model" or any(_WORDY.search(n) for n in names):
         return "".join(words)
     return "-".join(words)
 
@@ -187,10 +193,12 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
     by_key: dict[str, list[str]] = defaultdict(list)
     for eid, s in stats.items():
         if s.label != "Repository":
-            by_key[resolution_key(eid.partition(":")[2], s.names)].append(eid)
+            by_key[resolution_key(eid.partition(":")[2], s.names, s.label)].append(eid)
     for ids in by_key.values():
         if len(ids) < 2:
             continue
+        if len({stats[e].label for e in ids if stats[e].proposed}) > 1:
+            continue  # two papers introduce two things under one name (GAIA the method, GAIA the benchmark)
 
         def rank(eid: str) -> tuple:
             spellings = _spellings(stats[eid])

@@ -25,6 +25,9 @@ def print_summary(s: dict[str, Any], console: Console) -> None:
                   f"{cov['papers']} papers, density {s['density']:.2e}")
     console.print(_kv_table("Nodes per label", s["nodes_per_label"], "label"))
     console.print(_kv_table("Edges per type", s["edges_per_type"], "type"))
+    if "MENTIONS" in s["edges_per_type"]:
+        console.print("MENTIONS: named without a stated role; USES, ADDRESSES, EVALUATED_ON, MEASURES, "
+                      "COMPARED_WITH and OUTPERFORMS are stated by the text (from the paper or what it proposes)")
     console.print(f"Components (weak): {comp['count']}, largest {comp['largest']} nodes "
                   f"({comp['largest_share']:.1%}), isolated {comp['isolated']}")
     deg = s["degree"]

@@ -122,3 +122,23 @@ def test_a_known_entity_is_not_another_papers_acronym():
     exs = [ex("a", ent("Method", "Optimal Transport Planner", "OPT")),
            ex("b", ent("Method", "Optimal Transport Planner", "OPT")), ex("c", ent("Model", "OPT"))]
     assert set(nodes(exs, lex)) == {"method:optimal-transport-planner", "model:opt"}
+
+
+def test_model_names_are_family_version_and_size_however_joined():
+    exs = [ex("a", ent("Model", "LLaMA-2 70B")), ex("b", ent("Model", "Llama2-70B")),
+           ex("c", ent("Model", "Llama-3-70B")), ex("d", ent("Model", "LLaMA2-7B"))]
+    got = nodes(exs)
+    assert sorted(sorted(p) for _, _, p in got.values()) == [["a", "b"], ["c"], ["d"]]
+
+
+def test_two_papers_introducing_one_name_as_different_things_stay_apart():
+    def proposing(pid, e):
+        from kg.records import Relation
+
+        return Extraction(Paper(pid, "x"), (e,), (Relation("PROPOSES", pid, e.id),))
+
+    exs = [proposing("a", ent("Method", "GAIA")), proposing("b", ent("Dataset", "GAIA")), ex("c", ent("Dataset", "GAIA"))]
+    assert set(nodes(exs)) == {"method:gaia", "dataset:gaia"}
+    # a name read with two labels that no paper introduces still takes one label
+    exs = [ex("a", ent("Method", "ResNet")), ex("b", ent("Model", "ResNet")), ex("c", ent("Model", "ResNet"))]
+    assert set(nodes(exs)) == {"model:resnet"}

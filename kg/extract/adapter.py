@@ -122,6 +122,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
             if sp.id_ in ("lexicon", "model-name", "model-generic") and fold(surface) != fold(sp.kb_id_) \
                     and surface != sp.kb_id_:
                 g["aliases"].add(re.sub(r"(?<=[A-Z])s$", "", surface))
+    _unglue(groups)
     _merge_title_names(groups)
     _one_label_per_name(groups, set(proposed))
     key_to_id = {k: eid for eid, g in groups.items() for k in g["keys"]}
@@ -203,6 +204,37 @@ _GREEK = str.maketrans({k: v + " " for k, v in GREEK.items()})
 def _surface_key(name: str) -> str:
     """Matching key of a name: folded, Greek letters spelled out (``Δ-AI`` ~ ``Delta-AI``)."""
     return " ".join(fold(name).translate(_GREEK).split())
+
+
+# words that lost their space next to a name in glued text ("AnomalyCLIPis trained")
+_GLUE_WORDS = ("is", "are", "was", "were", "has", "can", "and", "that", "the", "this", "which", "with", "for",
+               "to", "of", "in", "on", "we", "our")
+
+
+def _unglue(groups: dict[str, dict]) -> None:
+    """A coined name glued to a function word (``AnomalyCLIPis``, ``thatAnomalyCLIP``) where
+    the paper also writes the name alone is that name: its mentions move over, trimmed."""
+    by_name = {g["name"]: eid for eid, g in groups.items() if g["label"] != "Repository"}
+    for eid in list(groups):
+        g = groups[eid]
+        name = g["name"]
+        for w in _GLUE_WORDS:
+            if name.endswith(w) and name[:-len(w)] in by_name and name[-len(w) - 1].isupper():
+                core, cut = name[:-len(w)], (0, len(w))
+            elif name.startswith(w) and name[len(w):] in by_name and name[len(w)].isupper():
+                core, cut = name[len(w):], (len(w), 0)
+            else:
+                continue
+            target = groups.get(by_name[core])
+            if target is None or target is g:
+                continue
+            for m in g["mentions"]:
+                if len(m.text) == len(name):
+                    target["mentions"].append(Mention(core, m.start + cut[0], m.end - cut[1], m.field))
+            target["mentions"].sort(key=lambda m: (m.field == "title", m.start))
+            target["keys"] |= g["keys"]
+            del groups[eid]
+            break
 
 
 def _merge_title_names(groups: dict[str, dict]) -> None:

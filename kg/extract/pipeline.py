@@ -324,8 +324,11 @@ class EntityMerger:
             if f.props:
                 info.setdefault((f.label, f.name), {}).setdefault("props", dict(f.props))
         for ac in doc.user_data.get("kg_acronyms", []):
-            entry = self.lexicon.lookup(ac.long) or self.lexicon.lookup(ac.short) \
-                or self.lexicon.lookup(acronym_core(ac.short))
+            entry = self.lexicon.lookup(ac.long)
+            if entry is None:  # the lexicon's expansion of the acronym, if the paper means it
+                entry = self.lexicon.lookup(ac.short) or self.lexicon.lookup(acronym_core(ac.short))
+                if entry is not None and not same_expansion(ac.long, entry):
+                    entry = None  # "Tensor Product Representation (TPR)" is not true positive rate
             if entry is not None and entry.label == "Model":
                 continue
             rule = "lexicon-acronym" if entry is not None else "acronym"
@@ -347,9 +350,22 @@ class EntityMerger:
             from kg.extract.spans import span_candidates
 
             cands += span_candidates(doc, self.lexicon, canonical_long_form, lower_common_words)
+        # an acronym the paper defines means its definition wherever it occurs: the lexicon's
+        # reading of the same letters is not offered there
+        own = {(c[0], c[1]) for c in cands if c[4] == "acronym"}
         cands = [c for c in cands if fold(c[3]) not in self.stoplist and not (
-            c[4] == "lexicon" and c[0] >= 2 and text[c[0] - 1] == "-" and text[c[0] - 2].isalnum())]
+            c[4] == "lexicon" and c[0] >= 2 and text[c[0] - 1] == "-" and text[c[0] - 2].isalnum())
+            and not (c[4] == "lexicon" and (c[0], c[1]) in own)]
         return cands, info
+
+
+def same_expansion(long: str, entry) -> bool:
+    """Whether a paper's long form of an acronym is the lexicon entry's (another spelling of
+    it): at least half of its words are words of the entry's name or aliases. A paper's own
+    definition beats the lexicon's expansion of the same letters."""
+    words = {singular(w) for w in re.findall(r"[a-z0-9]+", long.lower())}
+    known = {singular(w) for n in (entry.name, *entry.aliases) for w in re.findall(r"[a-z0-9]+", n.lower())}
+    return bool(words) and 2 * len(words & known) >= len(words)
 
 
 def by_priority(text: str, cands: list[tuple[int, int, str, str, str]]) -> list[tuple[int, int, str, str, str]]:

@@ -193,3 +193,22 @@ def test_every_mentioned_entity_has_exactly_one_edge_from_its_paper_or_proposal(
         into = [r for r in ex.relations if r.target == e.id and r.source in proposed | {"p"}]
         assert len(into) == 1, (e.name, into)
         assert into[0].type == "MENTIONS" or into[0].source in proposed
+
+
+@pytest.mark.parametrize("abstract", [
+    "We propose an upper confidence bound algorithm for kernelized bandits with costs.",
+    "We propose a UCB-type algorithm that learns predictive state representations.",
+])
+def test_a_known_name_that_only_says_what_kind_of_method_is_not_proposed(rules_extractor, abstract):
+    from kg.records import Paper
+
+    ex = rules_extractor.extract(Paper(id="p", title="", abstract=abstract))
+    assert not [r for r in ex.relations if r.type == "PROPOSES"]
+
+
+def test_a_known_name_proposed_by_name_still_is(rules_extractor):
+    from kg.records import Paper
+
+    ex = rules_extractor.extract(Paper(id="p", title="", abstract="We introduce Thompson sampling for this problem."))
+    names = {e.id: e.name for e in ex.entities}
+    assert [names[r.target] for r in ex.relations if r.type == "PROPOSES"] == ["Thompson sampling"]

@@ -48,6 +48,9 @@ _GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", 
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub", "namely"}
 
 
+_KIND_SUFFIXES = {"based", "type", "like", "style", "inspired", "driven", "guided", "aware"}
+
+
 def _sent_at(sents: list[tuple[int, int, int, int]], starts: list[int], i: int) -> tuple[int, int, int, int]:
     return sents[max(0, bisect_right(starts, i) - 1)]
 
@@ -359,6 +362,14 @@ class Proposals:
         return k < end and (doc[k].lower_ in NAMING or nxt is not None and nxt.id_ in (
             "name-shape", "model-coined", "name-weak", "acronym") or _capish(doc[k]) and k not in self.by_token)
 
+    def known_modifier(self, sp: Span, end: int) -> bool:
+        """``we propose an upper confidence bound algorithm``, ``a UCB-type method``: a known
+        name that only says what kind of unnamed contribution follows is not what is proposed."""
+        doc, k = self.doc, sp.end
+        if k + 1 < end and doc[k].text == "-" and doc[k + 1].lower_ in _KIND_SUFFIXES:
+            k += 2
+        return k < end and doc[k].lower_.rstrip("s") in APPOSITIVE_HEADS and doc[sp.start - 1].lower_ in ("a", "an")
+
     def trigger(self, i: int, end: int, rule: str) -> None:
         """``we propose X``: the first name in the verb's object, and names coordinated with it.
         Past a preposition only new names count; past "an algorithm for", only an acronym
@@ -382,7 +393,8 @@ class Proposals:
             sp = by_token.get(j)
             if sp is not None:
                 if sp.id_ == "lexicon":
-                    ok = pp == 0 and sp.label_ in ("Method", "Dataset", "Software") and not rule.startswith("proposal:releas")
+                    ok = pp == 0 and sp.label_ in ("Method", "Dataset", "Software") and not rule.startswith("proposal:releas") \
+                        and not self.known_modifier(sp, end)
                 elif pp == 2:  # "a framework for ... prediction network (TempNet)"
                     ok = sp.id_ in ("acronym", "name-shape", "model-coined") and self.first_mention(sp) and doc[j - 1].text == "("
                 else:

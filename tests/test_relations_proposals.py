@@ -212,3 +212,12 @@ def test_a_known_name_proposed_by_name_still_is(rules_extractor):
     ex = rules_extractor.extract(Paper(id="p", title="", abstract="We introduce Thompson sampling for this problem."))
     names = {e.id: e.name for e in ex.entities}
     assert [names[r.target] for r in ex.relations if r.type == "PROPOSES"] == ["Thompson sampling"]
+
+
+def test_names_the_proposal_rules_make_pass_the_stoplist(rules_extractor):
+    from kg.records import Paper
+
+    ex = rules_extractor.extract(Paper(id="p", title="", abstract=(
+        "We propose an information-theoretic framework for multimodal interactions.")))
+    assert not [e for e in ex.entities if e.name.lower() == "information-theoretic"]
+    assert not [r for r in ex.relations if r.type == "PROPOSES"]

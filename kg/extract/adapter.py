@@ -10,10 +10,10 @@ from functools import lru_cache
 from spacy.tokens import Doc
 
 from kg.extract.docutil import doc_text, sentences
-from kg.extract.pipeline import lower_common_words
+from kg.extract.pipeline import lower_common_words, stoplist
 from kg.extract.results import find_results
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
-from kg.schema import MENTION_RELATION
+from kg.schema import LEXICON_DIR, MENTION_RELATION
 from kg.text import GREEK, entity_id, fold
 
 CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
@@ -91,6 +91,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
 
     # group mentions into entities (label may be overridden by what the paper proposes)
     groups: dict[str, dict] = {}
+    stop = stoplist(str(LEXICON_DIR))
     for d, field in ((doc, "abstract"), (title_doc, "title")):
         if d is None:
             continue
@@ -100,8 +101,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
         for sp in d.spans.get("kg", []):
             start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
             key = (sp.label_, sp.kb_id_)
-            if sp.id_ == "name-weak" and key not in proposed:
-                continue
+            if sp.id_ == "name-weak" and key not in proposed or fold(sp.kb_id_) in stop:
+                continue  # (names the proposal rules make are checked against the stoplist here)
             label = proposed[key][0] if key in proposed else sp.label_
             eid = make_id(label, sp.kb_id_)
             name = sp.kb_id_

@@ -242,7 +242,7 @@ def make_entities(nlp: Language, name: str, lexicon_dir: str, selector_dir: str)
         from kg.extract.select import Selector
 
         selector = Selector.load(selector_dir, name_of=lambda surface, label: reading_name(lexicon, surface, label))
-    return EntityMerger(lexicon, _stoplist(lexicon_dir), selector)
+    return EntityMerger(lexicon, stoplist(lexicon_dir), selector)
 
 
 def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
@@ -256,7 +256,7 @@ def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
 
 
 @cache
-def _stoplist(lexicon_dir: str) -> frozenset[str]:
+def stoplist(lexicon_dir: str) -> frozenset[str]:
     """Generic phrases that are never entities (``schema/stoplist.txt``)."""
     path = Path(lexicon_dir).parent / "stoplist.txt"
     if not path.exists():

@@ -356,10 +356,10 @@ _ECHO_HEADS = {"method", "algorithm", "framework", "approach", "architecture", "
 
 
 def _stoplist_of(doc: Doc) -> frozenset[str]:
-    from kg.extract.pipeline import _stoplist
+    from kg.extract.pipeline import stoplist
     from kg.schema import LEXICON_DIR
 
-    return _stoplist(str(LEXICON_DIR))
+    return stoplist(str(LEXICON_DIR))
 
 
 def _stems(text: str) -> str:

@@ -127,19 +127,20 @@ def _clean_once(text: str) -> str:
 _IRREGULAR = {"indices": "index", "matrices": "matrix", "vertices": "vertex", "analyses": "analysis",
               "hypotheses": "hypothesis", "data": "data", "criteria": "criterion",
               "phenomena": "phenomenon", "bases": "basis", "axes": "axis", "series": "series",
-              "species": "species", "gaussians": "gaussian"}
+              "species": "species", "gaussians": "gaussian", "bayes": "bayes"}
 _NO_S = ("ss", "us", "is", "ias", "ics", "ous", "sis", "ness")
 
 
 def singular(word: str) -> str:
     """Singular of an English plural noun, conservatively.
 
-    >>> [singular(w) for w in ["models", "strategies", "processes", "kernels", "bus", "dynamics", "bias", "biases"]]
-    ['model', 'strategy', 'process', 'kernel', 'bus', 'dynamics', 'bias', 'bias']
+    >>> [singular(w) for w in ["models", "strategies", "processes", "kernels", "bus", "dynamics", "bias", "biases", "Bayes"]]
+    ['model', 'strategy', 'process', 'kernel', 'bus', 'dynamics', 'bias', 'bias', 'Bayes']
     """
     low = word.lower()
     if low in _IRREGULAR:
-        return word[: len(word) - len(low)] + _IRREGULAR[low] if False else _IRREGULAR[low]
+        out = _IRREGULAR[low]
+        return out[:1].upper() + out[1:] if word[:1].isupper() else out
     if len(low) <= 3 or not low.endswith("s") or low.endswith(_NO_S):
         return word
     if low.endswith("ies") and len(low) > 4:

@@ -20,6 +20,7 @@ is the edge's confidence (its calibration on held-out papers is in ``meta.json``
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -164,8 +165,12 @@ class RoleModel:
                                                      sort_keys=True) + "\n", encoding="utf-8")
 
     def probs(self, feats: list[str]) -> np.ndarray:
-        rows = [self.index[x] for x in feats if x in self.index]
-        z = self.weights[rows].sum(axis=0) if rows else np.zeros(len(CLASSES))
+        """Class probabilities. The weights are summed exactly (``math.fsum``): a vectorised
+        float32 sum rounds differently with memory alignment, and a confidence printed to
+        three places must not depend on the process that computed it."""
+        rows = sorted(self.index[x] for x in feats if x in self.index)
+        w = self.weights[rows].tolist()
+        z = np.array([math.fsum(r[c] for r in w) for c in range(len(CLASSES))])
         z = z - z.max()
         p = np.exp(z)
         return p / p.sum()

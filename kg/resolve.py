@@ -26,7 +26,7 @@ from kg.errors import KgError
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
 from kg.schema import ENTITY_LABELS, SCHEMA_DIR
-from kg.text import fold
+from kg.text import entity_id, fold
 
 
 @dataclass
@@ -210,6 +210,22 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
         for eid in ids:
             if eid != best:
                 remap[eid] = best
+
+    # 1b. a name the lexicon knows under another canonical name is that entry's node, when the
+    # graph has it ("SVM" read as a Method is the lexicon's support vector machine)
+    if lexicon is not None:
+        for eid in sorted(stats):
+            s = stats[eid]
+            if eid in remap or s.label == "Repository":
+                continue
+            for n in sorted(s.names):
+                entry = lexicon.lookup(n)
+                if entry is None:
+                    continue
+                target = entity_id(entry.label, fold(entry.name) or entry.name)
+                if target != eid and target in stats and target not in remap:
+                    remap[eid] = target
+                break
 
     def final(eid: str) -> str:
         seen = set()

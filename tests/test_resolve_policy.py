@@ -142,3 +142,11 @@ def test_two_papers_introducing_one_name_as_different_things_stay_apart():
     # a name read with two labels that no paper introduces still takes one label
     exs = [ex("a", ent("Method", "ResNet")), ex("b", ent("Model", "ResNet")), ex("c", ent("Model", "ResNet"))]
     assert set(nodes(exs)) == {"model:resnet"}
+
+
+def test_a_name_the_lexicon_knows_is_the_lexicon_entrys_node():
+    lex = Lexicon([LexEntry("Technique", "support vector machine", ("SVM",))])
+    exs = [ex("a", ent("Technique", "support vector machine", "SVM")), ex("b", ent("Method", "SVM"))]
+    assert nodes(exs, lex) == {"technique:support-vector-machine": ("Technique", "support vector machine", {"a", "b"})}
+    # without the entry's node in the graph, the name stays as read
+    assert set(nodes([ex("b", ent("Method", "SVM"))], lex)) == {"method:svm"}

@@ -167,6 +167,15 @@ def spelling_variants() -> tuple[tuple[str, str], ...]:
 _WORDY = re.compile(r"[A-Za-z][a-z]{2}")
 
 
+@lru_cache(maxsize=1)
+def _spelling_rewrite() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pattern for every British stem at the start of a slug's word (in file order: the
+    first stem that matches is read), and the American stem of each."""
+    variants = spelling_variants()
+    stems = "|".join(re.escape(left) for left, _ in variants)
+    return re.compile(rf"(?:^|(?<=-))(?:{stems})"), dict(variants)
+
+
 def resolution_key(slug: str, names, label: str = "") -> str:
     """The key under which ids are one name: the id's slug, with spelling variants read one
     way and, for names made of words (a letter then two lower-case ones in some spelling),
@@ -174,16 +183,11 @@ def resolution_key(slug: str, names, label: str = "") -> str:
     ``resnet34``, but ``ds-gda`` stays apart from ``d-sgda``. A model's name is its family,
     version, size and variant however they are joined: ``LLaMA-2 70B`` = ``Llama2-70B``, not
     ``Llama-3-70B``."""
-    words = slug.split("-")
-    variants = spelling_variants()
-    for i, w in enumerate(words):
-        for left, right in variants:
-            if w.startswith(left):
-                words[i] = right + w[len(left):]
-                break
+    pattern, american = _spelling_rewrite()
+    slug = pattern.sub(lambda m: american[m.group(0)], slug)
     if label == "Model" or any(_WORDY.search(n) for n in names):
-        return "".join(words)
-    return "-".join(words)
+        return slug.replace("-", "")
+    return slug
 
 
 def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None) -> dict[str, str]:

@@ -72,10 +72,6 @@ def examples(model: Path, folds: Path | None) -> list[dict]:
     return out
 
 
-def predict(model, p: dict) -> list[tuple[str, float]]:
-    return [model.decide(None, f) for f, *_ in p["cands"]]
-
-
 def score(papers: list[dict], decisions: list[list[tuple[str, float]]]) -> dict:
     """Relation P/R/F1 (type and target per paper, any source) and USES precision, as
     ``kg eval`` counts them."""

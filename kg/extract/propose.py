@@ -13,14 +13,13 @@ on the annotated proposals; its weights ship with the span model (``MODEL/propos
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import numpy as np
 
 from kg.extract.proposals import NAMING, OUTPERFORM, TRIGGERS
-from kg.extract.select import coined, fit
+from kg.extract.select import coined, fit, load_linear, save_linear
 
 PROPOSABLE = frozenset({"Method", "Technique", "Model", "Dataset", "Metric", "Software"})
 CLASSES = ("no", "yes")
@@ -89,18 +88,11 @@ class ProposalModel:
 
     @classmethod
     def load(cls, folder: Path | str) -> ProposalModel:
-        folder = Path(folder)
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
-        return cls({f: i for i, f in enumerate(feats)}, np.load(folder / "weights.npy"), float(meta["threshold"]))
+        index, weights, meta = load_linear(folder)
+        return cls(index, weights, float(meta["threshold"]))
 
     def save(self, folder: Path | str, meta: dict) -> None:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "features.txt").write_text("\n".join(sorted(self.index, key=self.index.get)), encoding="utf-8")
-        np.save(folder / "weights.npy", self.weights.astype(np.float32))
-        (folder / "meta.json").write_text(json.dumps({**meta, "threshold": self.threshold}, indent=1,
-                                                     sort_keys=True) + "\n", encoding="utf-8")
+        save_linear(folder, self.index, self.weights, {**meta, "threshold": self.threshold})
 
     def decide(self, entities, groups: dict, proposed_ids: dict, title: str, text: str,
                sents: list[tuple[int, int]], sentence_of) -> dict[str, tuple[str, tuple[int, int]]]:

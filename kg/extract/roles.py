@@ -19,7 +19,6 @@ is the edge's confidence (its calibration on held-out papers is in ``meta.json``
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from functools import lru_cache
@@ -27,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kg.extract.select import fit
+from kg.extract.select import fit, load_linear, save_linear
 from kg.schema import SCHEMA_DIR
 
 CLASSES = ("none", "role", "compared")
@@ -92,6 +91,7 @@ def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[
     f.append(f"relpos={int(4 * first / max(1, n))}|label={lab}")
     if n and msents[-1] == sents[-1]:
         f.append("in-last-sentence")
+    cues = cue_classes()
     for m in abstract[:MENTIONS_READ]:
         s0, s1 = sentence_of(m.start)
         words = _words(text[s0:s1])
@@ -104,7 +104,7 @@ def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[
             between = [w for w, x, _ in words if lo <= x + s0 < hi]
             f += [f"prop-{side}", f"prop-{side}|label={lab}", f"gap={min(len(between), 6) // 2}"]
             f += [f"B:{w}" for w in between[:8]]
-            f += [f"cue-B:{c}" for c in {cue_classes()[w] for w in between if w in cue_classes()}]
+            f += [f"cue-B:{c}" for c in {cues[w] for w in between if w in cues}]
         left = [w for w, a, _ in words if a + s0 < m.start][-LEFT:]
         right = [w for w, a, _ in words if a + s0 >= m.end][:RIGHT]
         for i, w in enumerate(reversed(left)):
@@ -120,7 +120,6 @@ def features(e, group_rule: str, proposed: set[str], proposed_sents: dict[tuple[
     s0, s1 = msents[0]
     words = _words(text[s0:s1])
     f += [f"S:{w}" for w in {w for w, _, _ in words if len(w) > 2}]
-    cues = cue_classes()
     first = abstract[0].start
     f += [f"cue-S:{c}|label={lab}" for c in {cues[w] for w, _, _ in words if w in cues}]
     f += [f"cue-L:{c}" for c in {cues[w] for w, a, _ in words if w in cues and first - 40 <= a + s0 < first}]
@@ -141,11 +140,9 @@ class RoleModel:
 
     @classmethod
     def load(cls, folder: Path | str) -> RoleModel:
-        folder = Path(folder)
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
+        index, weights, meta = load_linear(folder)
         cal = [(float(b["from"]), float(b["calibrated"])) for b in meta.get("calibration", ())]
-        return cls({f: i for i, f in enumerate(feats)}, np.load(folder / "weights.npy"), float(meta["threshold"]), cal)
+        return cls(index, weights, float(meta["threshold"]), cal)
 
     def confidence(self, score: float) -> float:
         """The precision measured on held-out papers for edges of this score (the score itself
@@ -157,12 +154,7 @@ class RoleModel:
         return out
 
     def save(self, folder: Path | str, meta: dict) -> None:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "features.txt").write_text("\n".join(sorted(self.index, key=self.index.get)), encoding="utf-8")
-        np.save(folder / "weights.npy", self.weights.astype(np.float32))
-        (folder / "meta.json").write_text(json.dumps({**meta, "threshold": self.threshold}, indent=1,
-                                                     sort_keys=True) + "\n", encoding="utf-8")
+        save_linear(folder, self.index, self.weights, {**meta, "threshold": self.threshold})
 
     def probs(self, feats: list[str]) -> np.ndarray:
         """Class probabilities. The weights are summed exactly (``math.fsum``): a vectorised

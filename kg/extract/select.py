@@ -100,20 +100,12 @@ class Selector:
 
     @classmethod
     def load(cls, folder: Path | str = DEFAULT_SELECTOR, name_of=None) -> Selector:
-        folder = Path(folder)
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
-        weights = np.load(folder / "weights.npy")
-        return cls({f: i for i, f in enumerate(feats)}, weights, float(meta["threshold"]), name_of)
+        index, weights, meta = load_linear(folder)
+        return cls(index, weights, float(meta["threshold"]), name_of)
 
     def save(self, folder: Path | str, meta: dict) -> None:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        feats = sorted(self.index, key=self.index.get)
-        (folder / "features.txt").write_text("\n".join(feats), encoding="utf-8")
-        np.save(folder / "weights.npy", self.weights.astype(np.float32))
-        meta = {**meta, "threshold": self.threshold, "classes": list(CLASSES), "version": SELECT_VERSION}
-        (folder / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        save_linear(folder, self.index, self.weights,
+                    {**meta, "threshold": self.threshold, "classes": list(CLASSES), "version": SELECT_VERSION})
 
     def probs(self, feats: list[list[str]]) -> np.ndarray:
         out = np.zeros((len(feats), len(CLASSES)), dtype=np.float64)
@@ -215,6 +207,24 @@ def _is_title(text: str) -> bool:
 
 
 # ---------------------------------------------------------------- training
+
+
+def save_linear(folder: Path | str, index: dict[str, int], weights: np.ndarray, meta: dict) -> None:
+    """A linear model's folder: ``features.txt`` (one feature per weight row), ``weights.npy``
+    (float32) and ``meta.json``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "features.txt").write_text("\n".join(sorted(index, key=index.get)), encoding="utf-8")
+    np.save(folder / "weights.npy", weights.astype(np.float32))
+    (folder / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def load_linear(folder: Path | str) -> tuple[dict[str, int], np.ndarray, dict]:
+    """``(feature index, weights, meta)`` of a folder :func:`save_linear` wrote."""
+    folder = Path(folder)
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    feats = (folder / "features.txt").read_text(encoding="utf-8").split("\n")
+    return {f: i for i, f in enumerate(feats)}, np.load(folder / "weights.npy"), meta
 
 
 def fit(feats: list[list[str]], labels: list[str], l2: float = 1.0, min_count: int = 2,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 
 from spacy.attrs import IDX, LOWER
 from spacy.tokens import Doc
@@ -109,7 +110,41 @@ def sentence_chars(text: str) -> list[tuple[int, int]]:
         start = m.end()
     if start < len(text):
         out.append((start, len(text.rstrip()) if text.rstrip() else len(text)))
-    return out or [(0, len(text))]
+    out = out or [(0, len(text))]
+    if any(b - a > MAX_SENTENCE for a, b in out):
+        out = [piece for a, b in out for piece in _cut(text, a, b)]
+    return out
+
+
+#: the longest sentence read as one: evidence, features and pattern windows are per sentence,
+#: so run-on text (no sentence break in a megabyte) would cost quadratic time, memory and output
+MAX_SENTENCE = 2000
+_CLAUSE_BREAK = re.compile(r"[;,:]\s+")
+_SPACE = re.compile(r"\s+")
+
+
+def _last(pattern: re.Pattern, text: str, lo: int, hi: int) -> re.Match | None:
+    m = None
+    for m in pattern.finditer(text, lo, hi):  # noqa: B007  (the last one is wanted)
+        pass
+    return m
+
+
+def _cut(text: str, a: int, b: int) -> Iterator[tuple[int, int]]:
+    """A run of text longer than :data:`MAX_SENTENCE` as pieces no longer than it, each cut
+    after the last semicolon, comma or colon of its second half, else at its last space.
+
+    >>> [b - a for a, b in _cut("word " * 1000, 0, 4999)]
+    [1999, 1999, 999]
+    """
+    while b - a > MAX_SENTENCE:
+        lo, hi = a + MAX_SENTENCE // 2, a + MAX_SENTENCE
+        m = _last(_CLAUSE_BREAK, text, lo, hi) or _last(_SPACE, text, lo, hi)
+        end, nxt = (m.start() + (m.group(0)[0] in ";,:"), m.end()) if m else (hi, hi)
+        yield a, end
+        a = nxt
+    if b > a:
+        yield a, b
 
 
 def set_sentences(doc: Doc) -> Doc:

@@ -82,6 +82,11 @@ def make_spans(nlp: Language, name: str, model_path: str, batch_size: int) -> Mo
     return ModelSpans(load_model(str(Path(model_path))), batch_size)
 
 
+#: the most tokens the model reads at once: a longer Doc is read in runs of whole sentences,
+#: so memory stays bounded on very long text (an abstract is a few hundred tokens)
+MAX_TOKENS = 4000
+
+
 class ModelSpans:
     """Runs the trained pipeline on ``doc.text`` (batched in ``pipe``); writes
     ``doc.user_data["kg_spans"]``."""
@@ -91,17 +96,33 @@ class ModelSpans:
         self.batch_size = batch_size
 
     def __call__(self, doc: Doc) -> Doc:
-        return self._set(doc, self.model(self._copy(doc)))
+        return next(self._run([doc]))
 
-    def _copy(self, doc: Doc) -> Doc:
-        """The Doc's tokens in the model's vocabulary (which holds its vectors): the model was
-        trained on kg's tokenizer, so the tokens are the same and tokenizing again is saved
+    def _pieces(self, doc: Doc) -> list[tuple[int, Doc]]:
+        """The Doc's tokens in the model's vocabulary (which holds its vectors), as (start
+        character, piece) in runs of sentences of at most :data:`MAX_TOKENS` tokens. The model
+        was trained on kg's tokenizer, so the tokens are the same and tokenizing again is saved
         (read from arrays: a Token object per token would cost as much as the tokenizer)."""
         if not len(doc):
-            return Doc(self.model.vocab, words=[])
+            return [(0, Doc(self.model.vocab, words=[]))]
         text = _text(doc)
         arr = doc.to_array([IDX, LENGTH, SPACY]).tolist()
-        return Doc(self.model.vocab, words=[text[i:i + n] for i, n, _ in arr], spaces=[bool(sp) for _, _, sp in arr])
+        runs = [(0, len(arr))]
+        if len(arr) > MAX_TOKENS:
+            from kg.extract.docutil import sentences
+
+            runs = []
+            for t0, t1, _, _ in sentences(doc):
+                if runs and t1 - runs[-1][0] <= MAX_TOKENS and runs[-1][1] == t0:
+                    runs[-1] = (runs[-1][0], t1)
+                else:
+                    runs.append((t0, t1))
+        out = []
+        for t0, t1 in runs:
+            part = arr[t0:t1]
+            out.append((part[0][0], Doc(self.model.vocab, words=[text[i:i + n] for i, n, _ in part],
+                                        spaces=[bool(sp) for _, _, sp in part])))
+        return out
 
     def pipe(self, docs: Iterable[Doc], batch_size: int | None = None) -> Iterator[Doc]:
         from spacy.util import minibatch
@@ -110,15 +131,16 @@ class ModelSpans:
             yield from self._run(batch)
 
     def _run(self, batch: list[Doc]) -> Iterator[Doc]:
-        outs = self.model.pipe([self._copy(d) for d in batch], batch_size=len(batch))
-        for doc, out in zip(batch, outs, strict=True):
-            yield self._set(doc, out)
-
-    @staticmethod
-    def _set(doc: Doc, out: Doc) -> Doc:
-        doc.user_data["kg_spans"] = [(e.start_char, e.end_char, e.label_) for e in out.ents
-                                     if e.label_ in LABELS]
-        return doc
+        pieces = [self._pieces(d) for d in batch]
+        flat = [p for ps in pieces for _, p in ps]
+        outs = iter(self.model.pipe(flat, batch_size=max(len(batch), 1)))
+        for doc, ps in zip(batch, pieces, strict=True):
+            spans = []
+            for at, _ in ps:
+                spans += [(at + e.start_char, at + e.end_char, e.label_) for e in next(outs).ents
+                          if e.label_ in LABELS]
+            doc.user_data["kg_spans"] = spans
+            yield doc
 
 
 def _text(doc: Doc) -> str:

@@ -11,13 +11,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks
 from kg.folder import GraphFolder
+from kg.generations import locked
 from kg.graph import load_extractions, load_graph
-from kg.readers import ReadReport, read_papers
-from kg.records import Extraction, Paper
+from kg.readers import ReadReport, check_inputs, read_papers
+from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
 if TYPE_CHECKING:
@@ -65,9 +66,10 @@ class StoredExtractions(Sequence[Extraction]):
 
 def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = None,
                    progress: Callable[[int], None] | None = None,
-                   ner_model: str = "") -> list[Extraction]:
+                   ner_model: str = "", failed: Callable[[Failure], None] | None = None) -> list[Extraction]:
     """Extract papers in this process, in a local process pool, or on a Dask cluster.
-    ``ner_model``: folder of the optional trained span model ("" = rules only).
+    ``ner_model``: folder of the optional trained span model ("" = rules only). A paper whose
+    extraction fails is handed to ``failed`` and left out (without it, the error is raised).
 
     Extraction is per paper and deterministic, so the result is the same either way.
     """
@@ -77,7 +79,7 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
         from kg.extract import extract_batch
 
         parts = list(chunks(papers))
-        out: list[list[Extraction]] = [[] for _ in parts]
+        out: list[list[Extraction | Failure]] = [[] for _ in parts]
         with Client(dask) if isinstance(dask, str) else dask as client:  # type: ignore[arg-type]
             futures = {client.submit(extract_batch, c, str(LEXICON_DIR), ner_model, pure=False): i
                        for i, c in enumerate(parts)}
@@ -85,15 +87,23 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
                 out[futures[fut]] = fut.result()
                 if progress:
                     progress(len(out[futures[fut]]))
-        return [e for chunk in out for e in chunk]
+        done = []
+        for e in (e for chunk in out for e in chunk):
+            if isinstance(e, Extraction):
+                done.append(e)
+            elif failed is not None:
+                failed(e)
+            else:
+                raise KgError(f"{e.source or e.paper_id}: {e.reason}")
+        return done
     if workers != 1 and len(papers) > CHUNK:
         from kg.extract.parallel import ExtractionPool
 
         with ExtractionPool(workers, ner_model) as pool:
-            return pool.extract(papers, progress)
+            return pool.extract(papers, progress, failed)
     from kg.extract import Extractor
 
-    return list(Extractor(ner_model=ner_model).extract_all(papers, progress))
+    return list(Extractor(ner_model=ner_model).extract_all(papers, progress, failed))
 
 
 def _same_record(old: Paper, new: Paper) -> bool:
@@ -104,7 +114,8 @@ def _same_record(old: Paper, new: Paper) -> bool:
 def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None = None,
           report: ReadReport | None = None, fresh: bool = False,
           progress: Callable[[str, int | None], Callable[[int], None] | None] | None = None,
-          ner_model: str | Path | None = None) -> BuildResult:
+          ner_model: str | Path | None = None, wait: bool = False,
+          waiting: Callable[[str], None] | None = None) -> BuildResult:
     """Build or extend the graph in ``out`` from paper lists.
 
     Papers already in ``out`` with the same text are reused, not extracted again, unless they
@@ -112,31 +123,47 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     None reads ``$KG_NER_MODEL``); the graph is then rebuilt from all extractions, so the
     result equals a one-shot build (:mod:`kg.folder` does it without rebuilding what is there).
     ``progress(description, total)`` may return a callback that advances a bar.
+
+    Nothing is written unless the inputs exist and at least one paper is read from them.
+    The folder is locked for the build: another build into it raises
+    :class:`~kg.errors.FolderBusy`, or with ``wait`` queues behind it (``waiting(holder)`` is
+    told). Records that cannot be read or extracted are skipped and reported in ``report``.
     """
-    inputs = list(inputs)
+    inputs = check_inputs(inputs)
     report = report if report is not None else ReadReport()
     papers = list(read_papers(inputs, report))
+    if not papers:
+        raise InputError(f"no papers could be read from {', '.join(inputs)}; {out}/ was not changed")
     from kg.extract.ner import model_path_from_env
     from kg.extract.pipeline import PIPELINE_VERSION, pipeline_id
-    from kg.graph import read_manifest
-
-    ner = str(ner_model if ner_model is not None else (model_path_from_env() or ""))
     from kg.extract.spans import default_model
 
+    ner = str(ner_model if ner_model is not None else (model_path_from_env() or ""))
     pipeline = pipeline_id(ner, default_model())
-    built_with = read_manifest(out).get("pipeline", PIPELINE_VERSION)
-    folder = GraphFolder(out, fresh)
-    if len(folder) and built_with != pipeline:
-        raise KgError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
-                      f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
-                      f"again from all inputs with --fresh, or use the same pipeline (KG_SPANS=off for rules only, "
-                      f"KG_NER_MODEL / --ner)")
-    old = folder.papers(p.id for p in papers)
-    todo = [p for p in papers if p.id not in old or not _same_record(old[p.id], p)]
-    reused = len(papers) - len(todo)
-    tick = progress("extracting", len(todo)) if progress else None
-    new = extract_papers(todo, workers, dask, tick, ner)
-    if progress:
-        progress("resolving and writing", None)
-    manifest = folder.add(new, inputs, pipeline, default_lexicon())
+    with locked(out, wait, waiting):
+        folder = GraphFolder(out, fresh)
+        built_with = folder.manifest.get("pipeline", PIPELINE_VERSION)
+        if len(folder) and built_with != pipeline:
+            raise KgError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
+                          f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
+                          f"again from all inputs with --fresh, or use the same pipeline (KG_SPANS=off for "
+                          f"rules only, KG_NER_MODEL / --ner)")
+        old = folder.papers(p.id for p in papers)
+        todo = [p for p in papers if p.id not in old or not _same_record(old[p.id], p)]
+        reused = len(papers) - len(todo)
+        tick = progress("extracting", len(todo)) if progress else None
+        new = extract_papers(todo, workers, dask, tick, ner, lambda f: _skip(report, f))
+        if not new and not reused:
+            raise InputError(f"no paper of {', '.join(inputs)} could be extracted; {out}/ was not changed")
+        if progress:
+            progress("resolving and writing", None)
+        manifest = folder.add(new, inputs, pipeline, default_lexicon())
     return BuildResult(Path(out), manifest, report, len(new), reused)
+
+
+def _skip(report: ReadReport, failure: Failure) -> None:
+    source, _, line = (failure.source or failure.paper_id).rpartition(":")
+    if line.isdigit():
+        report.skip(source, int(line), failure.reason)
+    else:
+        report.skip(failure.source or failure.paper_id, None, failure.reason)

@@ -6,6 +6,7 @@ Exit codes (every command):
   2  bad usage, or an input/graph/query that cannot be used at all
   3  Neo4j unreachable or credentials refused
   4  output could not be written (read-only folder, disk full); previous files intact
+  5  another build is writing the graph folder (kg build --wait queues behind it)
   130 interrupted (Ctrl-C); the previous graph is left intact
 """
 
@@ -88,6 +89,7 @@ def build(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
     model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+    wait: Annotated[bool, typer.Option("--wait", help="If another build is writing the folder, wait for it instead of exiting with code 5.")] = False,
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
 
@@ -107,16 +109,22 @@ def build(
             tasks[desc] = prog.add_task(desc, total=total)
             return lambda n: prog.advance(tasks[desc], n)
 
-        result = run_build(inputs, out_dir, workers=workers, dask=dask, report=report, fresh=fresh,
-                           progress=progress, ner_model=str(ner or ""))
+        def waiting(holder: str) -> None:
+            err.print(f"waiting for the build writing {out_dir}/ ({holder}) to finish", markup=False)
+
+        try:
+            result = run_build(inputs, out_dir, workers=workers, dask=dask, report=report, fresh=fresh,
+                               progress=progress, ner_model=str(ner or ""), wait=wait, waiting=waiting)
+        except KgError:
+            prog.stop()
+            _report_problems(report, quiet)
+            raise
         for t in tasks.values():
             prog.update(t, total=prog.tasks[t].total or 1, completed=prog.tasks[t].total or 1)
     code = _report_problems(report, quiet)
     m = result.manifest
     err.print(f"graph: {m['papers']} papers ({result.new} extracted, {result.reused} reused), "
               f"{m['nodes']} nodes, {m['edges']} edges -> {out_dir}/")
-    if report.read == 0 and not result.extractions:
-        raise KgError("no papers could be read from the inputs")
     raise typer.Exit(code)
 
 

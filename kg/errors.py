@@ -35,6 +35,19 @@ class GraphNotFoundError(KgError):
     exit_code = 2
 
 
+class GraphDamaged(KgError):
+    """A graph folder's files do not match their manifest, or cannot be parsed: changed or
+    cut after kg wrote them. Nothing is built on top of them."""
+
+    exit_code = 2
+
+
+class FolderBusy(KgError):
+    """Another build holds the graph folder's lock."""
+
+    exit_code = 5
+
+
 class QueryError(KgError):
     """A SPARQL or Cypher query is malformed or failed."""
 

@@ -19,9 +19,13 @@ Adding papers then (:meth:`FolderState.add`)
    differently, and of the shared nodes that changed;
 3. writes each file by copying the unchanged runs of the old one around those lines.
 
-The index names the code that wrote it and the files it describes (manifest hash, sizes);
-when it is missing or does not match, or a paper's record changed, the folder is rebuilt
-from ``extractions.jsonl`` through the same code, starting from an empty index.
+The index names the code that wrote it and the files it describes (manifest hash, sizes),
+and is signed with this user's key (:func:`kg.generations.sign`): an index from elsewhere
+or edited is never unpickled. It is used only when the manifest's checksums match the files.
+When it is missing or does not match, or a paper's record changed, the folder is rebuilt
+from ``extractions.jsonl`` through the same code, starting from an empty index. Every write
+is a new generation of the folder (:mod:`kg.generations`); files that did not change are
+hard links to the previous generation's.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import hashlib
 import io
 import json
 import mmap
+import os
 import pickle
 import sys
 from array import array
@@ -43,11 +48,14 @@ from pathlib import Path
 
 import orjson
 
+from kg.errors import GraphDamaged
 from kg.extract.lexicon import Lexicon
+from kg.generations import Digest, current, mismatch, new_generation, sign, signed
 from kg.graph import (
     EXTRACTIONS_FILE,
     GRAPH_FILE,
     MANIFEST_FILE,
+    PUBLIC_FILES,
     PaperPart,
     edge_key,
     edge_line,
@@ -59,6 +67,7 @@ from kg.graph import (
     node_key,
     node_line,
     paper_part,
+    read_manifest,
     taxonomy,
     write_files,
 )
@@ -67,9 +76,9 @@ from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
 from kg.schema import SCHEMA_DIR
 
 STATE_FILE = "state.pickle"
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 # the modules that decide what the files hold: an index written by other code is not used
-_CODE = ("kg.folder", "kg.graph", "kg.resolve", "kg.records", "kg.schema", "kg.text", "kg.extract.lexicon")
+_CODE = ("kg.folder", "kg.generations", "kg.graph", "kg.resolve", "kg.records", "kg.schema", "kg.text", "kg.extract.lexicon")
 
 
 @contextlib.contextmanager
@@ -257,25 +266,22 @@ class FolderState:
     ``extractions.jsonl``, then the :class:`GraphState`, read only when papers are added."""
 
     def __init__(self, papers: list[str] | None = None, paper_lens: array | None = None,
-                 graph: GraphState | None = None, folder: Path | None = None, graph_at: int = 0):
+                 graph: GraphState | bytes | None = None, folder: Path | None = None):
         self.papers = papers if papers is not None else []  # sorted ids: the lines of extractions.jsonl
         self.paper_lens = paper_lens if paper_lens is not None else array("Q")  # "\n" included
-        self._graph = graph if graph is not None or folder is not None else GraphState()
-        self.folder = folder  # the folder whose files the index describes, once loaded from it
-        self._graph_at = graph_at  # where the graph state starts in the state file
+        self._graph = graph if graph is not None else GraphState()  # or its pickle, read when needed
+        self.folder = folder  # the generation whose files the index describes, once loaded from it
 
     @property
     def graph(self) -> GraphState:
-        if self._graph is None:
-            assert self.folder is not None
+        if not isinstance(self._graph, GraphState):
             try:
-                with open(self.folder / STATE_FILE, "rb") as fh:
-                    if json.loads(fh.readline()) != _header(self.folder):
-                        raise StaleState("the folder changed")
-                    fh.seek(self._graph_at)
-                    self._graph = GraphState.from_tuple(_Unpickler(fh).load())
+                graph = GraphState.from_tuple(_Unpickler(io.BytesIO(self._graph)).load())
             except Exception as exc:  # a cache: whatever is wrong with it, the folder is rebuilt
                 raise StaleState(f"{STATE_FILE}: {exc!r}") from None
+            if len(graph.keys) != len(graph.line_lens) or sum(graph.line_lens) != _size(self.folder, GRAPH_FILE):
+                raise StaleState(f"{STATE_FILE} does not describe {GRAPH_FILE}")
+            self._graph = graph
         return self._graph
 
     def add(self, new: list[Extraction], lexicon: Lexicon | None) -> Edits:
@@ -316,16 +322,26 @@ class FolderState:
 
     @classmethod
     def load(cls, folder: Path) -> FolderState | None:
-        """The folder's index, or None when it is missing or does not describe the folder;
-        the graph state is read later, if needed."""
+        """The index of a folder's generation, or None when it is missing, is not signed with
+        this user's key, or does not describe the files; the graph state is unpickled later,
+        if needed. ``folder``: a graph folder or one of its generations."""
+        folder = current(Path(folder))
         try:
             with open(folder / STATE_FILE, "rb") as fh:
-                if json.loads(fh.readline()) != _header(folder):
-                    return None
-                papers, lens = _Unpickler(fh).load()
-                if not isinstance(papers, list) or not isinstance(lens, array) or len(papers) != len(lens):
-                    return None
-                return cls(papers, lens, None, folder, fh.tell())
+                header = json.loads(fh.readline())
+                payload = fh.read()
+            if payload.endswith(b"\n"):  # the line end written after the payload
+                payload = payload[:-1]
+            if not isinstance(header, dict) or not signed(payload, header.pop("signature", "")):
+                return None
+            if header != _header(folder):
+                return None
+            buf = io.BytesIO(payload)
+            papers, lens = _Unpickler(buf).load()
+            if not isinstance(papers, list) or not isinstance(lens, array) or len(papers) != len(lens) \
+                    or sum(lens) != header["extractions"]:
+                return None
+            return cls(papers, lens, payload[buf.tell():], folder)
         except Exception:  # a cache: whatever is wrong with it, the folder is rebuilt
             return None
 
@@ -335,6 +351,10 @@ class FolderState:
         pickle.dump((self.papers, self.paper_lens), buf, protocol=5)
         pickle.dump(self.graph.to_tuple(), buf, protocol=5)
         return buf.getbuffer()
+
+
+def _size(folder: Path | None, name: str) -> int:
+    return (folder / name).stat().st_size if folder is not None else 0
 
 
 class _Unpickler(pickle.Unpickler):
@@ -400,23 +420,34 @@ def _part_lines(part: PaperPart) -> dict[str, bytes]:
 
 
 class GraphFolder:
-    """A graph folder opened for a build: which papers it holds, and adding papers to it."""
+    """A graph folder opened for a build: which papers it holds, and adding papers to it.
+    Open it holding the folder's lock (:func:`kg.generations.locked`)."""
 
     def __init__(self, path: Path, fresh: bool = False):
         self.path = Path(path)
         self.fresh = fresh
         self.state = FolderState()
+        self.manifest: dict = {}  # of the generation read (checked), {} when fresh or empty
+        self.src = current(self.path)  # the generation read
         self._all: dict[str, Extraction] | None = None  # every stored extraction, once the index failed
-        if not fresh and (self.path / EXTRACTIONS_FILE).exists():
-            state = FolderState.load(self.path)
-            if state is None:
-                self._load_all()
-            else:
-                self.state = state
+        if fresh or not (self.src / EXTRACTIONS_FILE).exists():
+            return
+        self.manifest = read_manifest(self.src)
+        bad = mismatch(self.src, EXTRACTIONS_FILE, self.manifest)
+        if bad not in (None, "unchecked"):
+            raise GraphDamaged(f"{self.src / EXTRACTIONS_FILE}: {bad}; the stored extractions cannot be "
+                               "used: build the folder again from its inputs with --fresh")
+        state = None
+        if bad is None and mismatch(self.src, GRAPH_FILE, self.manifest) is None:
+            state = FolderState.load(self.src)
+        if state is None:  # the graph is remade from the extractions (each line checked)
+            self._load_all()
+        else:
+            self.state = state
 
     def _load_all(self) -> None:
         with _no_gc():
-            self._all = {} if self.fresh else {e.paper.id: e for e in load_extractions(self.path)}
+            self._all = {} if self.fresh else {e.paper.id: e for e in load_extractions(self.src)}
 
     def __len__(self) -> int:
         return len(self._all) if self._all is not None else len(self.state.papers)
@@ -436,7 +467,8 @@ class GraphFolder:
     def add(self, new: list[Extraction], sources: list[str], pipeline: str | None,
             lexicon: Lexicon | None) -> dict:
         """Store ``new`` (replacing stored papers with the same ids) and bring the graph and
-        every file up to date, all or nothing. Returns the manifest; the object is spent."""
+        every file up to date in a new generation, all or nothing. Returns the manifest; the
+        object is spent."""
         new = sorted({ex.paper.id: ex for ex in new}.values(), key=lambda ex: ex.paper.id)
         with _no_gc():
             try:
@@ -448,7 +480,7 @@ class GraphFolder:
              lexicon: Lexicon | None) -> dict:
         if self._all is None and not any(ex.paper.id in self.state for ex in new):
             try:
-                return _write(self.path, self.state, self.state.add(new, lexicon), sources, pipeline)
+                return self._write(self.state, self.state.add(new, lexicon), sources, pipeline)
             except (StaleState, OSError, ValueError):
                 pass  # the files are not what the index says: rebuild from them
         if self._all is None:
@@ -458,7 +490,44 @@ class GraphFolder:
         self._all = None
         self.state = FolderState()
         edits = self.state.add([everything[k] for k in sorted(everything)], lexicon)
-        return _write(self.path, self.state, edits, sources, pipeline)
+        return self._write(self.state, edits, sources, pipeline)
+
+    def _write(self, state: FolderState, edits: Edits, sources: list[str], pipeline: str | None) -> dict:
+        """Write the folder as ``state`` after ``edits`` into a new generation; a file that
+        does not change is a hard link to the one in the generation the state was read from."""
+        graph = state.graph
+        ex_pieces, papers, paper_lens = _merge(state.papers, state.paper_lens, (), edits.extractions)
+        g_pieces, keys, line_lens = _merge(graph.keys, graph.line_lens, edits.drop, sorted(edits.add.items()))
+        nodes = bisect_left(keys, "\x01")
+        old, old_files = state.folder, self.manifest.get("files", {})
+        with new_generation(self.path, PUBLIC_FILES) as gen:
+            files: dict[Path, Iterable[bytes | memoryview | str]] = {}
+            records: dict[str, dict | Digest] = {}
+            for name, pieces, lens, same in ((EXTRACTIONS_FILE, ex_pieces, state.paper_lens, not edits.extractions),
+                                             (GRAPH_FILE, g_pieces, graph.line_lens, not (edits.drop or edits.add))):
+                if same and old is not None and name in old_files and _link(old / name, gen / name):
+                    records[name] = old_files[name]
+                else:
+                    records[name] = digest = Digest()
+                    files[gen / name] = digest.lines(_lines(old / name if old is not None else None, lens, pieces))
+            write_files(files)
+            manifest = make_manifest(sources, len(papers), nodes, len(keys) - nodes, pipeline,
+                                     {k: v.record() if isinstance(v, Digest) else v for k, v in records.items()},
+                                     self.manifest)
+            text = manifest_text(manifest)
+            state.papers, state.paper_lens, graph.keys, graph.line_lens = papers, paper_lens, keys, line_lens
+            header = _header(gen, text.encode() + b"\n", (sum(paper_lens), sum(line_lens)))
+            write_files({gen / MANIFEST_FILE: [text], gen / STATE_FILE: _state_lines(header, state)})
+        state.folder = gen
+        return manifest
+
+
+def _link(src: Path, dst: Path) -> bool:
+    try:
+        os.link(src, dst)
+        return True
+    except OSError:
+        return False
 
 
 Piece = tuple[int, int] | bytes  # a run of old lines by index, or a new line
@@ -503,11 +572,13 @@ def _merge(keys: list[str], lens: array, drop: Iterable[str], add: list[tuple[st
     return pieces, new_keys, new_lens
 
 
-def _lines(path: Path, lens: array, pieces: list[Piece]) -> Iterator[bytes | memoryview]:
+def _lines(path: Path | None, lens: array, pieces: list[Piece]) -> Iterator[bytes | memoryview]:
     """The pieces as lines for :func:`kg.graph.write_files`, old runs sliced from ``path``.
     The mapping is never closed by hand: it goes with the last slice of it, even when an
     exception holds on to one."""
     if any(isinstance(p, tuple) for p in pieces):
+        if path is None:
+            raise StaleState("old lines wanted from no file")
         with open(path, "rb") as fh:
             view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
         offsets = list(accumulate(lens, initial=0))
@@ -519,28 +590,6 @@ def _lines(path: Path, lens: array, pieces: list[Piece]) -> Iterator[bytes | mem
 
 
 def _state_lines(header: dict, state: FolderState) -> Iterator[bytes | memoryview | str]:
-    yield json.dumps(header)
-    yield state.payload()
-
-
-def _write(folder: Path, state: FolderState, edits: Edits, sources: list[str], pipeline: str | None) -> dict:
-    """Write the folder as ``state`` after ``edits``; only files that change are rewritten,
-    unless the state was not loaded from this folder."""
-    graph = state.graph
-    ex_pieces, papers, paper_lens = _merge(state.papers, state.paper_lens, (), edits.extractions)
-    g_pieces, keys, line_lens = _merge(graph.keys, graph.line_lens, edits.drop, sorted(edits.add.items()))
-    nodes = bisect_left(keys, "\x01")
-    manifest = make_manifest(folder, sources, len(papers), nodes, len(keys) - nodes, pipeline)
-    text = manifest_text(manifest)
-    files: dict[Path, Iterable[bytes | memoryview | str]] = {}
-    if state.folder != folder or edits.extractions:
-        files[folder / EXTRACTIONS_FILE] = _lines(folder / EXTRACTIONS_FILE, state.paper_lens, ex_pieces)
-    if state.folder != folder or edits.drop or edits.add:
-        files[folder / GRAPH_FILE] = _lines(folder / GRAPH_FILE, graph.line_lens, g_pieces)
-    state.papers, state.paper_lens, graph.keys, graph.line_lens = papers, paper_lens, keys, line_lens
-    header = _header(folder, text.encode() + b"\n", (sum(paper_lens), sum(line_lens)))
-    files[folder / MANIFEST_FILE] = [text]
-    files[folder / STATE_FILE] = _state_lines(header, state)  # pickled while the others are written
-    write_files(files)
-    state.folder = folder
-    return manifest
+    payload = state.payload()
+    yield json.dumps({**header, "signature": sign(payload)})
+    yield payload

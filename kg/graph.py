@@ -11,8 +11,11 @@ The folder (default ``exports/``) holds
 - ``state.pickle``: an index of the above that lets ``kg build`` add papers without
   rebuilding the rest (:mod:`kg.folder`); it is checked before use, and may be deleted.
 
-Every file is written to a temporary name and renamed, so an interrupted or failed write
-leaves the previous graph intact.
+The manifest records the size and SHA-256 of ``extractions.jsonl`` and ``graph.jsonl``;
+readers check them, so a file changed or cut after it was written is an error, never a smaller
+graph. A build writes all files into a new generation of the folder and switches to it with
+one rename (:mod:`kg.generations`): a reader, or a build killed at any point, sees the old
+graph or the new one, never a mix.
 
 >>> from kg.records import Paper, Entity, Relation, Extraction
 >>> ex = Extraction(Paper("p1", "We use BERT.", venue="ICML 2024", year=2024),
@@ -37,8 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kg.errors import ExportError, GraphNotFoundError
+from kg.errors import ExportError, GraphDamaged, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
+from kg.generations import Digest, current, locked, mismatch, new_generation
 from kg.records import Extraction
 from kg.resolve import Resolved, resolve
 from kg.schema import LABELS, MENTION_RELATION, RELATIONS
@@ -50,6 +54,8 @@ if TYPE_CHECKING:  # networkx is imported where a graph is made: building a fold
 GRAPH_FILE = "graph.jsonl"
 EXTRACTIONS_FILE = "extractions.jsonl"
 MANIFEST_FILE = "manifest.json"
+#: the files at the top of a graph folder, linked into its current generation
+PUBLIC_FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
 DEFAULT_DIR = Path("exports")
 
 
@@ -351,35 +357,39 @@ def write_files(files: dict[Path, Iterable[Line]]) -> None:
 
 def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str],
          pipeline: str | None = None) -> dict:
-    """Persist extractions, graph and manifest, all or nothing. Returns the manifest."""
+    """Persist extractions, graph and manifest as a new generation of ``folder``, all or
+    nothing (replacing what it held). Returns the manifest."""
     folder = Path(folder)
     ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
-    manifest = make_manifest(folder, sources, len(ex_sorted), G.number_of_nodes(), G.number_of_edges(), pipeline)
-    write_files({
-        folder / EXTRACTIONS_FILE: (extraction_line(e) for e in ex_sorted),
-        folder / GRAPH_FILE: graph_lines(G),
-        folder / MANIFEST_FILE: [manifest_text(manifest)],
-    })
+    with locked(folder), new_generation(folder, PUBLIC_FILES) as gen:
+        dx, dg = Digest(), Digest()
+        write_files({gen / EXTRACTIONS_FILE: dx.lines(extraction_line(e) for e in ex_sorted),
+                     gen / GRAPH_FILE: dg.lines(graph_lines(G))})
+        manifest = make_manifest(sources, len(ex_sorted), G.number_of_nodes(), G.number_of_edges(), pipeline,
+                                 {EXTRACTIONS_FILE: dx.record(), GRAPH_FILE: dg.record()})
+        write_files({gen / MANIFEST_FILE: [manifest_text(manifest)]})
     return manifest
 
 
-def make_manifest(folder: Path, sources: list[str], papers: int, nodes: int, edges: int,
-                  pipeline: str | None = None) -> dict:
-    """The manifest of a build into ``folder``: its sources add to those already there."""
+def make_manifest(sources: list[str], papers: int, nodes: int, edges: int, pipeline: str | None = None,
+                  files: dict[str, dict] | None = None, before: dict | None = None) -> dict:
+    """The manifest of a build: its sources add to those of the manifest ``before`` it;
+    ``files`` gives the size and checksum of each data file."""
     from kg import __version__
 
-    old = read_manifest(folder) if (Path(folder) / MANIFEST_FILE).exists() else {}
     manifest = {
         "tool": "kg",
         "version": __version__,
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())))),
-        "sources": sorted(set(old.get("sources", [])) | {os.path.basename(s) for s in sources}),
+        "sources": sorted(set((before or {}).get("sources", [])) | {os.path.basename(s) for s in sources}),
         "papers": papers,
         "nodes": nodes,
         "edges": edges,
     }
     if pipeline:
         manifest["pipeline"] = pipeline  # e.g. rules-1, or rules-1+ner-scier-1 (GPL-3.0-derived model)
+    if files:
+        manifest["files"] = dict(sorted(files.items()))
     return manifest
 
 
@@ -388,38 +398,80 @@ def manifest_text(manifest: dict) -> str:
 
 
 def read_manifest(folder: Path) -> dict:
+    """The manifest of a graph folder (its current generation), or {} when there is none; a
+    manifest that cannot be read is a :class:`~kg.errors.GraphDamaged`, never an empty one."""
+    path = current(Path(folder)) / MANIFEST_FILE
     try:
-        return json.loads((Path(folder) / MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        data = path.read_bytes()
+    except FileNotFoundError:
         return {}
+    except OSError as exc:
+        raise GraphDamaged(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GraphDamaged(f"{path}: damaged ({exc}); build the folder again from its inputs with --fresh") from None
+    if not isinstance(manifest, dict):
+        raise GraphDamaged(f"{path}: damaged (not a JSON object); build the folder again from its inputs with --fresh")
+    return manifest
+
+
+def checked(folder: Path, name: str, manifest: dict | None = None) -> Path:
+    """``name`` in the folder's current generation, when it is the file its manifest
+    describes (or the manifest is an older kg's, without checksums); else
+    :class:`~kg.errors.GraphDamaged` saying how to repair it."""
+    where = current(Path(folder))
+    manifest = read_manifest(where) if manifest is None else manifest
+    bad = mismatch(where, name, manifest)
+    if bad is not None and bad != "unchecked":
+        fix = ("build the folder again from its inputs with --fresh" if name == EXTRACTIONS_FILE else
+               f"kg build INPUTS -o {folder} remakes it from the stored extractions")
+        raise GraphDamaged(f"{where / name}: {bad}; {fix}")
+    return where / name
 
 
 def load_extractions(folder: Path) -> list[Extraction]:
-    path = Path(folder) / EXTRACTIONS_FILE
+    """Every stored extraction of a graph folder, checked against its manifest."""
+    path = current(Path(folder)) / EXTRACTIONS_FILE
     if not path.exists():
         return []
+    path = checked(folder, EXTRACTIONS_FILE)
+    out = []
     with path.open("rb") as fh:
-        return [Extraction.from_json(orjson.loads(line)) for line in fh if line.strip()]
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(Extraction.from_json(orjson.loads(line)))
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise GraphDamaged(f"{path}:{no}: damaged record ({type(exc).__name__}); build the folder "
+                                   "again from its inputs with --fresh") from None
+    return out
 
 
 def load_graph(folder: Path) -> nx.MultiDiGraph:
-    """Read ``graph.jsonl`` from a graph folder."""
-    path = Path(folder) / GRAPH_FILE
-    if not path.exists():
+    """Read ``graph.jsonl`` from a graph folder, checked against its manifest."""
+    where = current(Path(folder))
+    if not (where / GRAPH_FILE).exists():
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
                                  f"build one first: kg build PAPERS -o {folder}")
     import networkx as nx
 
+    manifest = read_manifest(where)
+    path = checked(where, GRAPH_FILE, manifest)
     G = nx.MultiDiGraph()
     with path.open("rb") as fh:
         for no, line in enumerate(fh, 1):
             try:
                 d = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                raise GraphNotFoundError(f"{path}:{no}: corrupt graph file; rebuild it with kg build") from None
-            if d.pop("kind") == "node":
-                G.add_node(d.pop("id"), **d)
-            else:
-                G.add_edge(d.pop("source"), d.pop("target"), key=d.pop("key"), **d)
+                if d.pop("kind") == "node":
+                    G.add_node(d.pop("id"), **d)
+                else:
+                    G.add_edge(d.pop("source"), d.pop("target"), key=d.pop("key"), **d)
+            except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
+                raise GraphDamaged(f"{path}:{no}: damaged graph file; kg build INPUTS -o {folder} remakes it "
+                                   "from the stored extractions") from None
+    if "files" in manifest and (G.number_of_nodes(), G.number_of_edges()) != (manifest.get("nodes"), manifest.get("edges")):
+        raise GraphDamaged(f"{path}: {G.number_of_nodes()} nodes and {G.number_of_edges()} edges where the manifest "
+                           f"says {manifest.get('nodes')} and {manifest.get('edges')}")
     return G
-

@@ -588,11 +588,13 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
 
     >>> # export_graph(Path("exports"), "nt").path
     """
+    from kg.generations import current
     from kg.graph import load_graph, read_manifest
 
     check_base(base)
-    G = load_graph(graph_dir)
-    return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(graph_dir))
+    where = current(Path(graph_dir))  # graph and manifest from one generation, however builds run
+    G = load_graph(where)
+    return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(where))
 
 
 __all__ = ["DEFAULT_BASE", "FORMATS", "ONTOLOGY_IRI", "ExportResult", "Lit", "blocks", "check_base",

@@ -33,6 +33,12 @@ _VENUE = re.compile(r"\b([A-Z][A-Za-z&-]{1,15})\s*['’]?\s*((?:19|20)\d\d)\b")
 _PLACEHOLDERS = {"abstract unavailable", "no abstract", "no abstract available", "n/a", "na",
                  "none", "null", "tba", "tbd", "abstract missing"}
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+#: the most text one record may hold (title and abstract); a longer one is skipped, not cut
+MAX_RECORD_CHARS = 2_000_000
+#: the longest paper id kept as written; a longer one keeps its start and gains a hash, so every
+#: sink (Neo4j indexes, IRIs, file names) accepts it and it still names one paper
+MAX_ID = 128
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +173,11 @@ def read_text(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
         return
     prefix = _venue_slug(venue)
     for no, para in paragraphs:
+        size = sum(map(len, para))
+        if size > MAX_RECORD_CHARS:
+            report.skip(source, no, f"too long: {size:,} characters of text, more than the "
+                        f"{MAX_RECORD_CHARS:,} one record may hold")
+            continue
         abstract = clean(" ".join(para))
         if len(abstract) < 20:
             report.skip(source, no, f"too short to be an abstract: {abstract[:40]!r}")
@@ -206,14 +217,44 @@ def _id_from_links(rec: dict) -> str | None:
 
 
 def paper_from_record(rec: Any, source: str, line: int | None, report: ReadReport) -> Paper | None:
-    """One JSON/CSV record as a Paper, or ``None`` (reported) when it cannot be one."""
+    """One JSON/CSV record as a Paper, or ``None`` (reported) when it cannot be one: whatever
+    is wrong with one record, the others are still read."""
     if not isinstance(rec, dict):
         report.skip(source, line, f"not an object: a record must be a JSON object, got {type(rec).__name__}")
         return None
+    try:
+        return _paper(_no_surrogates(rec, source, line, report), source, line, report)
+    except Exception as exc:  # noqa: BLE001  (one record's problem is reported, not raised)
+        report.skip(source, line, f"unreadable record: {type(exc).__name__}: {str(exc)[:200]}")
+        return None
+
+
+def _no_surrogates(rec: dict, source: str, line: int | None, report: ReadReport) -> dict:
+    """The record with lone UTF-16 surrogates (``"\\ud83d"`` in JSON, which no UTF-8 file can
+    hold) replaced by U+FFFD, with a warning."""
+    def fix(v: Any) -> Any:
+        if isinstance(v, str):
+            return _SURROGATE.sub("\ufffd", v)
+        if isinstance(v, list):
+            return [fix(x) if isinstance(x, str) else x for x in v]
+        return v
+
+    out = {fix(k): fix(v) for k, v in rec.items()}
+    if out != rec:
+        report.warn(source, line, "lone surrogate escapes replaced with U+FFFD")
+    return out
+
+
+def _paper(rec: dict, source: str, line: int | None, report: ReadReport) -> Paper | None:
     raw_abstract = rec.get("abstract")
     raw_title = rec.get("title")
     if raw_abstract is not None and not isinstance(raw_abstract, str):
         report.skip(source, line, "bad abstract: 'abstract' must be a string")
+        return None
+    size = len(raw_abstract or "") + len(str(raw_title or ""))
+    if size > MAX_RECORD_CHARS:
+        report.skip(source, line, f"too long: {size:,} characters of text, more than the "
+                    f"{MAX_RECORD_CHARS:,} one record may hold")
         return None
     abstract = clean(raw_abstract or "")
     if abstract.lower().strip(" .") in _PLACEHOLDERS:
@@ -239,6 +280,9 @@ def paper_from_record(rec: Any, source: str, line: int | None, report: ReadRepor
     rid = clean_id(str(rec.get("id") or ""))
     if not rid:
         rid = _id_from_links(rec) or _venue_slug(venue) + "-" + short_hash(title + "\n" + abstract)
+    if len(rid) > MAX_ID:
+        report.warn(source, line, f"id of {len(rid):,} characters shortened to {MAX_ID}")
+        rid = rid[:MAX_ID - 17] + "-" + short_hash(rid, 16)
     github = rec.get("github") or rec.get("code") or None
     return Paper(
         id=rid,
@@ -269,13 +313,16 @@ def read_jsonl(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
             continue
         try:
             rec = json.loads(line)
+        except RecursionError:
+            report.skip(source, no, "bad JSON: nested too deeply")
+            continue
         except json.JSONDecodeError as exc:
             rec = None
             if "Unterminated string" in exc.msg or "control character" in exc.msg:
                 for j in range(i, min(i + _MAX_JOIN, len(lines))):
                     try:
                         rec = json.loads("\n".join(lines[no - 1 : j + 1]), strict=False)
-                    except json.JSONDecodeError:
+                    except (json.JSONDecodeError, RecursionError):
                         continue
                     report.warn(source, no, f"record spans lines {no}-{j + 1} "
                                 "(raw newline inside a string); joined")
@@ -292,6 +339,9 @@ def read_jsonl(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
 def read_json(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     try:
         doc = json.loads(text)
+    except RecursionError:
+        report.skip(source, 1, "bad JSON: nested too deeply; the whole document was skipped")
+        return
     except json.JSONDecodeError as exc:
         report.skip(source, exc.lineno, f"bad JSON: {exc.msg} at column {exc.colno}; "
                     "the whole document was skipped (is it truncated?)")
@@ -396,6 +446,32 @@ def read_source(name: str, report: ReadReport, fmt: str | None = None) -> Iterat
     if fmt not in _READERS:
         raise InputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     yield from _READERS[fmt](source, text, report)
+
+
+def check_inputs(inputs: Iterable[str]) -> list[str]:
+    """The inputs, when each is ``-`` or a readable file; else an :class:`InputError` naming
+    every one that is not (checked before anything is read or written)."""
+    inputs = list(inputs)
+    bad = []
+    for name in inputs:
+        if name == "-":
+            continue
+        path = Path(name)
+        if path.is_dir():
+            bad.append(f"{name}: is a folder; give the paper list files inside it")
+        elif not path.is_file():
+            bad.append(f"{name}: no such file")
+        else:
+            try:
+                with path.open("rb"):
+                    pass
+            except OSError as exc:
+                bad.append(f"{name}: cannot read ({exc.strerror})")
+    if not inputs:
+        bad.append("no inputs given")
+    if bad:
+        raise InputError("; ".join(bad) + ("; nothing was read or written" if inputs else ""))
+    return inputs
 
 
 def read_papers(inputs: Iterable[str], report: ReadReport | None = None,

@@ -193,3 +193,24 @@ class Extraction:
             relations=tuple(Relation.from_json(r) for r in d.get("relations", ())),
             results=tuple(d.get("results", ())),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A paper extraction could not be made for: reported as a skipped record, never raised
+    through a whole build."""
+
+    paper_id: str
+    source: str | None
+    reason: str
+
+    @classmethod
+    def of(cls, paper: Paper, exc: BaseException) -> Failure:
+        return cls(paper.id, paper.source, f"extraction failed: {type(exc).__name__}: {str(exc)[:200]}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"failed": self.paper_id, "source": self.source, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Failure:
+        return cls(d["failed"], d.get("source"), d["reason"])

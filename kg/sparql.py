@@ -29,8 +29,8 @@ pyoxigraph 0.5 wins by 7x to 1000x, serialises SPARQL 1.1 JSON / CSV results to 
 and reports syntax errors with line and column. rdflib remains the input of pySHACL
 (:func:`kg.ontology.validate`).
 
-Data. By default the graph folder's N-Triples export (``<graph>/graph.nt``), written on
-demand when it is missing or older than ``graph.jsonl``; ``--data`` loads other files
+Data. By default the N-Triples export of the folder's current generation
+(``<graph>/.kg/current/graph.nt``), written on demand when missing; ``--data`` loads other files
 instead (any RDF syntax, by extension). Loading is fast enough (0.5 s for 242k triples) to
 redo on every call into an in-memory store, so no on-disk store is kept: nothing to lock,
 invalidate or clean up.
@@ -89,21 +89,24 @@ def read_query(query: str) -> tuple[str, str]:
 
 
 def ensure_export(graph_dir: Path) -> Path:
-    """The graph folder's N-Triples export, (re)written when missing or older than the graph.
+    """The N-Triples export of the folder's current graph: a cache inside its generation
+    (written when missing), so it always belongs to the graph it was made from.
 
-    >>> # ensure_export(Path("exports"))  ->  Path("exports/graph.nt")
+    >>> # ensure_export(Path("exports"))  ->  Path("exports/.kg/g000003/graph.nt")
     """
+    from kg.generations import current
     from kg.graph import GRAPH_FILE
     from kg.rdf import default_path, export_graph
 
-    graph_dir = Path(graph_dir)
-    graph = graph_dir / GRAPH_FILE
-    if not graph.exists():
+    where = current(Path(graph_dir))
+    if not (where / GRAPH_FILE).exists():
         raise GraphNotFoundError(f"no graph in {graph_dir}/ (missing {GRAPH_FILE}); build one first: "
                                  f"kg build PAPERS -o {graph_dir}, or query a file with --data FILE")
-    nt = default_path(graph_dir, "nt")
-    if not nt.exists() or nt.stat().st_mtime_ns < graph.stat().st_mtime_ns:
-        export_graph(graph_dir, "nt", nt)
+    nt = default_path(where, "nt")
+    if where == Path(graph_dir) and nt.exists() and nt.stat().st_mtime_ns < (where / GRAPH_FILE).stat().st_mtime_ns:
+        nt.unlink()  # a folder written by an older kg: its export may be older than its graph
+    if not nt.exists():
+        export_graph(where, "nt", nt)
     return nt
 
 

@@ -183,7 +183,13 @@ def slug(name: str) -> str:
     out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     if not out or len(out) * 2 < len(name.strip()):
         out = (out + "-" if out else "") + short_hash(name, 8)
+    if len(out) > MAX_SLUG:  # every sink takes the id (Neo4j indexes, IRIs, file names)
+        out = out[:MAX_SLUG - 17].rstrip("-") + "-" + short_hash(name, 16)
     return out
+
+
+#: the longest slug kept as written; a longer one keeps its start and gains a hash of the name
+MAX_SLUG = 200
 
 
 def short_hash(text: str, n: int = 12) -> str:

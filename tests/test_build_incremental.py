@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 
 import kg.folder as folder_mod
 from kg.build import build
+from kg.errors import GraphDamaged
 from kg.extract.lexicon import LexEntry, Lexicon
 from kg.folder import STATE_FILE, FolderState, GraphFolder
+from kg.generations import current, sign
 from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, build_graph, graph_lines
 from kg.records import Entity, Evidence, Extraction, Paper, Relation
 from kg.schema import MENTION_RELATION
@@ -169,7 +171,7 @@ def base_and_extra(tmp_path):
 def test_a_stale_or_missing_index_is_not_trusted(tmp_path, tmp_path_factory, damage):
     folder, exs = base_and_extra(tmp_path)
     lexicon = LEXICON
-    state = folder / STATE_FILE
+    state = current(folder) / STATE_FILE
     if damage == "no index":
         state.unlink()
     elif damage == "manifest edited":
@@ -178,9 +180,14 @@ def test_a_stale_or_missing_index_is_not_trusted(tmp_path, tmp_path_factory, dam
     elif damage == "graph edited":
         with open(folder / GRAPH_FILE, "ab") as fh:
             fh.write(b'{"id":"x","kind":"node","label":"Task","name":"x"}\n')
-    elif damage == "extractions edited":  # a paper appended by hand
+    elif damage == "extractions edited":  # a paper appended by hand: the papers cannot be trusted
         with open(folder / EXTRACTIONS_FILE, "ab") as fh:
             fh.write(json.dumps(exs[7].to_json()).encode() + b"\n")
+        before = files(folder)
+        with pytest.raises(GraphDamaged, match="--fresh"):
+            GraphFolder(folder).add(exs[6:], ["x"], PIPELINE, lexicon)
+        assert files(folder) == before
+        return
     elif damage == "index truncated":
         state.write_bytes(state.read_bytes()[:-1000])
     elif damage == "index from other code":
@@ -205,9 +212,11 @@ def test_an_index_from_elsewhere_cannot_run_code(tmp_path, tmp_path_factory, mon
     folder, exs = base_and_extra(tmp_path)
     state = FolderState.load(folder)
     assert state is not None
-    head = json.dumps(folder_mod._header(folder)).encode() + b"\n"
     index = pickle.dumps((state.papers, state.paper_lens))
-    (folder / STATE_FILE).write_bytes(head + (pickle.dumps(Boom()) if part == 0 else index + pickle.dumps(Boom())))
+    payload = pickle.dumps(Boom()) if part == 0 else index + pickle.dumps(Boom())
+    # signed with this user's key, as if written here: the restricted unpickler still refuses it
+    head = json.dumps({**folder_mod._header(current(folder)), "signature": sign(payload)}).encode() + b"\n"
+    (current(folder) / STATE_FILE).write_bytes(head + payload)
     GraphFolder(folder).add(exs[6:], ["x"], PIPELINE, LEXICON)
     assert not (tmp_path / "pwned").exists()
     assert files(folder) == files(one_shot(tmp_path_factory, exs))

@@ -1,5 +1,6 @@
 import contextlib
 import json
+import os
 
 from kg.build import build
 from kg.graph import GRAPH_FILE, load_extractions, load_graph
@@ -41,7 +42,7 @@ def test_graph_round_trips_through_the_folder(sample_graph_dir):
 
 def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
     build([str(SAMPLE)], tmp_path)
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    before = tree(tmp_path)
     import kg.folder as folder_mod
 
     def boom(path, lens, pieces):  # interrupted in the middle of the second file
@@ -53,7 +54,13 @@ def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
     monkeypatch.setattr(folder_mod, "_lines", lambda *a: next(calls)(*a))
     with contextlib.suppress(KeyboardInterrupt):
         build([str(need(SEED))], tmp_path)
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no temporary files either
+    assert tree(tmp_path) == before  # no temporary files or half-written generation either
+
+
+def tree(folder):
+    """Every file and link under ``folder`` (the lock's holder aside), with its content."""
+    return {str(p.relative_to(folder)): os.readlink(p) if p.is_symlink() else p.read_bytes()
+            for p in sorted(folder.rglob("*")) if (p.is_file() or p.is_symlink()) and p.name != "lock"}
 
 
 def test_kept_json_lines_are_the_size_of_their_text():

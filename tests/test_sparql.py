@@ -4,7 +4,6 @@ examples/sample.txt; result formats follow SPARQL 1.1 JSON / CSV; errors are cle
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -15,6 +14,8 @@ import pytest
 from kg import sparql
 from kg.errors import GraphNotFoundError, InputError, QueryError
 from kg.graph import load_graph
+
+from .conftest import SAMPLE, SEED, need
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = sorted((ROOT / "queries").glob("*.rq"))
@@ -327,18 +328,20 @@ def test_missing_query_file_data_and_graph_are_clear_errors(tmp_path):
         sparql.load_store([bad])
 
 
-def test_the_export_is_made_on_demand_and_refreshed(folder, tmp_path):
+def test_the_export_is_made_on_demand_and_belongs_to_its_graph(tmp_path):
+    from kg.build import build
+    from kg.generations import current
+
     g = tmp_path / "g"
-    shutil.copytree(folder, g)
-    nt = g / "graph.nt"
-    nt.unlink(missing_ok=True)
+    build([str(SAMPLE)], g)
+    nt = current(g) / "graph.nt"
+    assert not nt.exists()
     assert sparql.ensure_export(g) == nt and nt.exists()
     before = nt.stat().st_mtime_ns
-    assert sparql.ensure_export(g) == nt and nt.stat().st_mtime_ns == before  # fresh: reused
-    later = before + 5_000_000_000
-    os.utime(g / "graph.jsonl", ns=(later, later))
-    sparql.ensure_export(g)
-    assert nt.stat().st_mtime_ns > before  # graph.jsonl newer: exported again
+    assert sparql.ensure_export(g) == nt and nt.stat().st_mtime_ns == before  # made once: reused
+    build([str(need(SEED))], g)  # a new generation: its own export, made when first asked for
+    assert current(g) / "graph.nt" != nt and sparql.ensure_export(g) == current(g) / "graph.nt"
+    assert b"icml2026" in (current(g) / "graph.nt").read_bytes() and b"icml2026" not in nt.read_bytes()
 
 
 def test_results(store):
@@ -349,3 +352,4 @@ def test_results(store):
     assert draft["direction"] == "increase" and "speedup" in draft["measure"] and "vLLM" in draft["setting"]
     art = by[("Anchor Replay Tuning", 31.0, "%")]
     assert art["direction"] == "decrease" and art["measure"] == "forgetting"
+

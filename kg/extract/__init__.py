@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
-from kg.records import Extraction, Paper
+from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
 RENEW = 100_000  # papers after which a long-lived extractor rebuilds its pipeline
@@ -53,25 +53,40 @@ class Extractor:
         return doc_to_extraction(self.nlp(paper.abstract), paper,
                                  self.nlp(paper.title) if paper.title else None, self.proposer, self.roles)
 
-    def extract_all(self, papers: Iterable[Paper],
-                    progress: Callable[[int], None] | None = None) -> Iterator[Extraction]:
-        """Extract papers in order with ``nlp.pipe`` batching, in this process."""
-        from kg.extract.adapter import doc_to_extraction
-
+    def extract_all(self, papers: Iterable[Paper], progress: Callable[[int], None] | None = None,
+                    failed: Callable[[Failure], None] | None = None) -> Iterator[Extraction]:
+        """Extract papers in order with ``nlp.pipe`` batching, in this process. With
+        ``failed``, a paper whose extraction raises is handed to it and left out; else the
+        exception propagates."""
         it = iter(papers)
         while True:
             batch = list(islice(it, self.batch_size * 4))
             if not batch:
                 return
-            docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
-            titled = [p.title for p in batch if p.title]
-            tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
-            out = [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles)
-                   for doc, p in zip(docs, batch, strict=True)]
-            self._renew_if_due(len(out))
+            try:
+                out = self._batch(batch)
+            except Exception:
+                if failed is None:
+                    raise
+                out = []
+                for p in batch:  # again one by one, to find the paper that fails
+                    try:
+                        out.append(self.extract(p))
+                    except Exception as exc:  # noqa: BLE001
+                        failed(Failure.of(p, exc))
+            self._renew_if_due(len(batch))
             yield from out
             if progress:
-                progress(len(out))
+                progress(len(batch))
+
+    def _batch(self, batch: list[Paper]) -> list[Extraction]:
+        from kg.extract.adapter import doc_to_extraction
+
+        docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
+        titled = [p.title for p in batch if p.title]
+        tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
+        return [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles)
+                for doc, p in zip(docs, batch, strict=True)]
 
     # Inside a spaCy memory zone the tokenizer neither caches nor keeps new words, which made it
     # 3-6x slower (measured), so none is used. The vocabulary then grows with every new word
@@ -90,14 +105,17 @@ _WORKER: tuple[tuple[str, str], Extractor] | None = None
 
 
 def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
-                  ner_model: str = "") -> list[Extraction]:
+                  ner_model: str = "") -> list[Extraction | Failure]:
     """Extract one batch in a worker (process pool or Dask): the extractor is built once
-    per (lexicon, span model); ``ner_model=""`` is rules only."""
+    per (lexicon, span model); ``ner_model=""`` is rules only. A paper that cannot be
+    extracted comes back as a :class:`~kg.records.Failure` in its place."""
     global _WORKER
     key = (lexicon_dir, ner_model)
     if _WORKER is None or _WORKER[0] != key:
         _WORKER = (key, Extractor(lexicon_dir, ner_model=ner_model))
-    return list(_WORKER[1].extract_all(papers))
+    failures: dict[str, Failure] = {}
+    done = {e.paper.id: e for e in _WORKER[1].extract_all(papers, failed=lambda f: failures.setdefault(f.paper_id, f))}
+    return [done.get(p.id) or failures[p.id] for p in papers]
 
 
 __all__ = ["Extractor", "Paper", "extract_batch"]

@@ -19,7 +19,8 @@ from contextlib import contextmanager
 
 import orjson
 
-from kg.records import Extraction, Paper
+from kg.errors import KgError
+from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
 CHUNK = 256  # papers per task sent to a worker
@@ -46,6 +47,12 @@ def _extract_lines(papers: list[Paper], lexicon_dir: str, ner_model: str) -> lis
     return [orjson.dumps(e.to_json()) for e in extract_batch(papers, lexicon_dir, ner_model)]
 
 
+def decode(line: bytes) -> Extraction | Failure:
+    """A worker's line: an extraction, or a paper that could not be extracted."""
+    d = orjson.loads(line)
+    return Failure.from_json(d) if "failed" in d else Extraction.from_json(d)
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Run a block with the cyclic garbage collector off. Decoding records makes millions of
@@ -58,10 +65,6 @@ def paused_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def decode(line: bytes) -> Extraction:
-    return Extraction.from_json(orjson.loads(line))
 
 
 class ExtractionPool:
@@ -79,15 +82,23 @@ class ExtractionPool:
         """Wait until the workers have started and built their pipelines."""
         list(self._pool.map(_ready, range(self.workers)))
 
-    def extract(self, papers: list[Paper],
-                progress: Callable[[int], None] | None = None) -> list[Extraction]:
-        """Extract ``papers``; the result is in input order and equals a one-process run."""
+    def extract(self, papers: list[Paper], progress: Callable[[int], None] | None = None,
+                failed: Callable[[Failure], None] | None = None) -> list[Extraction]:
+        """Extract ``papers``; the result is in input order and equals a one-process run.
+        A paper that cannot be extracted is handed to ``failed`` (else an error is raised)."""
         parts = list(chunks(papers))
         out: list[Extraction] = []
         n = len(parts)
         with paused_gc():
             for lines in self._pool.map(_extract_lines, parts, [self.args[0]] * n, [self.args[1]] * n):
-                out.extend(decode(line) for line in lines)
+                for line in lines:
+                    e = decode(line)
+                    if isinstance(e, Extraction):
+                        out.append(e)
+                    elif failed is not None:
+                        failed(e)
+                    else:
+                        raise KgError(f"{e.source or e.paper_id}: {e.reason}")
                 if progress:
                     progress(len(lines))
         return out

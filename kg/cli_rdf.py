@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from kg.errors import QueryError
 from kg.graph import DEFAULT_DIR
 from kg.rdf import DEFAULT_BASE
 
@@ -98,6 +99,7 @@ def sparql(
     data: Annotated[list[Path] | None, typer.Option(
         "--data", "-d", help="RDF file(s) to query instead of the graph folder's export.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json (SPARQL 1.1 results).")] = "table",
+    allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,
 ) -> None:
     """Run a SPARQL 1.1 query over the graph's RDF export (made on demand) with pyoxigraph.
 
@@ -122,15 +124,20 @@ def sparql(
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
     text, name = read_query(query)
     store = load_store(data or [ensure_export(graph)])
-    result = run(store, text, name)
+    result = run(store, text, name, allow_service)
+    try:  # results are lazy: a remote endpoint fails while they are read
+        if fmt != "table":
+            payload = serialize(result, fmt)
+        else:
+            names, table_rows = rows(result, data_prefixes(store))
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise QueryError(f"{name}: query failed: {str(exc)[:300]}") from None
     if fmt != "table":
-        payload = serialize(result, fmt)
         typer.echo(payload + (b"\n" if fmt == "json" else b""), nl=False)
         return
     from rich.table import Table
     from rich.text import Text
 
-    names, table_rows = rows(result, data_prefixes(store))
     table = Table(*names, show_lines=False, expand=False)
     for r in table_rows:
         table.add_row(*(Text(c) for c in r))  # cells are data, not rich markup

@@ -236,17 +236,21 @@ def batches(rows: list, size: int) -> Iterator[list]:
 
 
 def safe_uri(uri: str) -> str:
-    """The URI without any user:password@ part, for messages.
+    """The URI without any user:password@ part, query string or fragment, for messages
+    (a query string may carry a token or a password).
 
     >>> safe_uri("neo4j://me:secret@db.example.org:7687")
     'neo4j://db.example.org:7687'
+    >>> safe_uri("bolt://db:7687?password=hunter2#x")
+    'bolt://db:7687?…'
     """
     try:
         parts = urlsplit(uri)
     except ValueError:
         return "<unparsable URI>"
     netloc = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=netloc).geturl()
+    hidden = "…" if parts.query or parts.fragment else ""
+    return parts._replace(netloc=netloc, query=hidden, fragment="").geturl()
 
 
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
@@ -518,6 +522,9 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
 
     script = query if isinstance(query, CypherScript) else CypherScript(query, {})
     params = dict(params or {})
+    if not write:
+        for text in (script.query, *script.param_examples.values()):
+            check_read_only(text)
     try:
         with driver.session(database=database, notifications_min_severity="WARNING") as s:
             for name, expr in script.param_examples.items():
@@ -544,6 +551,32 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
             raise
         raise err from None
     return QueryResult(keys, [{k: plain(r[k]) for k in keys} for r in records], warnings)
+
+
+# what a READ transaction still lets through: reading files or URLs, and administration
+_SIDE_EFFECTS = re.compile(
+    r"\bLOAD\s+CSV\b|\bCALL\s+(?:dbms(?!\.(?:components|info)\b)|apoc\.(?:load|import|export|periodic|cypher|trigger|systemdb|do|"
+    r"util\.sleep|log)|db\.(?:create|index\.fulltext\.create|clearQueryCaches|checkpoint))\b"
+    r"|\bIN\s+TRANSACTIONS\b|\bTERMINATE\s+TRANSACTIONS?\b|\bSHOW\s+(?:USERS?|PRIVILEGES|ROLES?)\b",
+    re.I)
+_LITERALS = re.compile(r"//[^\n]*|/\*.*?\*/|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", re.S)
+
+
+def check_read_only(statement: str) -> None:
+    """A :class:`~kg.errors.QueryError` for what a read-only query must not do even inside
+    a READ transaction: ``LOAD CSV`` (local files, HTTP), ``dbms.*`` and side-effecting
+    APOC procedures, transaction control.
+
+    >>> check_read_only("MATCH (n) WHERE n.name = 'LOAD CSV' RETURN n")
+    >>> check_read_only("CALL `dbms`.killConnection('x')")
+    Traceback (most recent call last):
+    ...
+    kg.errors.QueryError: kg cypher is read-only: 'CALL dbms' is not run unless you pass --write
+    """
+    found = _SIDE_EFFECTS.search(_LITERALS.sub(" ", statement).replace("`", ""))
+    if found:
+        what = " ".join(found.group(0).split())
+        raise QueryError(f"kg cypher is read-only: {what!r} is not run unless you pass --write")
 
 
 def _read_all(tx, query: str, params: dict):

@@ -156,14 +156,36 @@ def syntax_message(text: str, exc: SyntaxError, name: str = "query") -> str:
     return f"{name}:{line}:{col}: SPARQL syntax error: {msg}\n    {src}\n    {' ' * (col - 1)}^"
 
 
-def run(store: ox.Store, text: str, name: str = "query"):
-    """Run a query; returns pyoxigraph ``QuerySolutions``, ``QueryBoolean`` or ``QueryTriples``."""
+# comments, strings and IRIs, where "SERVICE" is only text
+_NOT_KEYWORDS = re.compile(r'<[^<>"{}|^`\\\s]*>|"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
+                           r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
+_SERVICE = re.compile(r"(?<![\w:?$])SERVICE(?![\w:-])", re.I)
+
+
+def uses_service(text: str) -> bool:
+    """Whether a query calls a remote endpoint (``SERVICE <…>``).
+
+    >>> uses_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
+    True
+    >>> uses_service('SELECT * { ?s kg:name "SERVICE" } # SERVICE in a comment')
+    False
+    """
+    return bool(_SERVICE.search(_NOT_KEYWORDS.sub(" ", text)))
+
+
+def run(store: ox.Store, text: str, name: str = "query", allow_service: bool = False):
+    """Run a query; returns pyoxigraph ``QuerySolutions``, ``QueryBoolean`` or ``QueryTriples``.
+    A query that calls a remote endpoint (``SERVICE``) is refused unless ``allow_service``:
+    a local query should not send data over the network."""
+    if not allow_service and uses_service(text):
+        raise QueryError(f"{name}: SERVICE would send the query to a remote endpoint; pass "
+                         "--allow-service to let it")
     try:
         return store.query(text, prefixes=PREFIXES)
     except SyntaxError as exc:
         raise QueryError(syntax_message(text, exc, name)) from None
-    except (OSError, ValueError, RuntimeError) as exc:
-        raise QueryError(f"{name}: query failed: {exc}") from None
+    except Exception as exc:  # noqa: BLE001  (a remote endpoint's failure included)
+        raise QueryError(f"{name}: query failed: {str(exc)[:300]}") from None
 
 
 def _as_solutions(result) -> ox.QuerySolutions | ox.QueryBoolean:

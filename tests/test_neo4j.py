@@ -252,6 +252,49 @@ def test_cypher_is_read_only_unless_write(empty):
     assert empty.execute_query("MATCH (n:KgWriteTest) RETURN count(n) AS n", database_=DB).records[0]["n"] == 1
 
 
+@pytest.mark.parametrize("statement", [
+    "LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row",
+    "LOAD CSV WITH HEADERS FROM 'http://127.0.0.1:9/x.csv' AS row RETURN row",
+    "CALL dbms.killConnection('bolt-1')",
+    "CALL `dbms`.`listConnections`() YIELD connectionId RETURN connectionId",
+    "MATCH (n) CALL { WITH n RETURN n.id AS i } IN TRANSACTIONS RETURN i",
+])
+def test_read_only_cypher_refuses_what_a_read_transaction_lets_through(sample_db, statement):
+    res = kg_cli("cypher", statement)
+    assert res.returncode == 2 and "read-only" in res.stderr and "--write" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
+    ok = kg_cli("cypher", "MATCH (n:Paper) WHERE n.title = 'LOAD CSV' RETURN count(n) AS n", "-f", "csv")
+    assert ok.returncode == 0 and ok.stdout == "n\n0\n", ok.stderr
+
+
+def test_a_paper_with_a_huge_id_loads_whole(empty, tmp_path):
+    import json as json_
+
+    from kg.build import build
+
+    src = tmp_path / "long.jsonl"
+    src.write_text(json_.dumps({"id": "x" * 10_000, "title": "Long id", "abstract": "We propose FooNet, a "
+                                "method for image classification evaluated on ImageNet."}) + "\n", encoding="utf-8")
+    G = build([str(src)], tmp_path / "g").graph
+    ns.load(G, empty, database=DB)
+    n = empty.execute_query("MATCH (p:Paper {title: 'Long id'}) RETURN p.id AS id", database_=DB).records
+    assert len(n) == 1 and len(n[0]["id"]) <= len("paper:") + 128
+    assert empty.execute_query("MATCH (n) RETURN count(n) AS n", database_=DB).records[0]["n"] == G.number_of_nodes()
+
+
+def test_the_server_keeps_its_credentials_private():
+    home = Path(os.environ.get("KG_NEO4J_HOME", Path.home() / ".cache" / "kg-neo4j" / "5.26"))
+    auth = home / "data" / "dbms" / "auth.ini"
+    if auth.exists():
+        assert auth.stat().st_mode & 0o077 == 0, oct(auth.stat().st_mode)
+    assert not (home / "run" / "initial-password.args").exists()
+
+
+def test_a_secret_in_the_uri_query_is_never_echoed():
+    res = kg_cli("cypher", "RETURN 1", "--uri", "bolt://127.0.0.1:1?password=hunter2-zz")
+    assert res.returncode in (2, 3) and "hunter2-zz" not in res.stderr and "Traceback" not in res.stderr
+
+
 def test_cypher_cli_formats_and_params(sample_db):
     q = "MATCH (p:Paper) WHERE p.title IN $titles RETURN p.title AS title, p.year AS year ORDER BY title"
     res = kg_cli("cypher", q, "-p", 'titles=["StepCut", "FedTrim"]', "-f", "csv")

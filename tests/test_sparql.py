@@ -353,3 +353,16 @@ def test_results(store):
     art = by[("Anchor Replay Tuning", 31.0, "%")]
     assert art["direction"] == "decrease" and art["measure"] == "forgetting"
 
+
+def test_service_is_refused_unless_allowed(folder):
+    import subprocess
+    import sys
+
+    q = "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"
+    base = [sys.executable, "-m", "kg.cli", "sparql", q, "-g", str(folder)]
+    res = subprocess.run(base, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "--allow-service" in res.stderr and "Traceback" not in res.stderr
+    res = subprocess.run([*base, "--allow-service"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "Traceback" not in res.stderr  # nothing listens there: a clean error
+    assert not sparql.uses_service('SELECT ?s { ?s kg:name "SERVICE" } # SERVICE')
+    assert sparql.uses_service("select * { service silent <http://x/> { ?s ?p ?o } }")

@@ -54,6 +54,7 @@ from kg.generations import Digest, current, mismatch, new_generation, sign, sign
 from kg.graph import (
     EXTRACTIONS_FILE,
     GRAPH_FILE,
+    LEGACY_CACHES,
     MANIFEST_FILE,
     PUBLIC_FILES,
     PaperPart,
@@ -500,7 +501,7 @@ class GraphFolder:
         g_pieces, keys, line_lens = _merge(graph.keys, graph.line_lens, edits.drop, sorted(edits.add.items()))
         nodes = bisect_left(keys, "\x01")
         old, old_files = state.folder, self.manifest.get("files", {})
-        with new_generation(self.path, PUBLIC_FILES) as gen:
+        with new_generation(self.path, PUBLIC_FILES, LEGACY_CACHES) as gen:
             files: dict[Path, Iterable[bytes | memoryview | str]] = {}
             records: dict[str, dict | Digest] = {}
             for name, pieces, lens, same in ((EXTRACTIONS_FILE, ex_pieces, state.paper_lens, not edits.extractions),

@@ -81,11 +81,13 @@ def _fsync_dir(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def new_generation(folder: Path, public: Iterable[str] = ()) -> Iterator[Path]:
+def new_generation(folder: Path, public: Iterable[str] = (), stale: Iterable[str] = ()) -> Iterator[Path]:
     """An empty generation directory to write; when the block ends without an error it
     becomes the folder's current one (one rename), the ``public`` names at the top of the
     folder link into it, and generations older than the previous one are removed. On an error
-    the new directory is removed and the folder is as it was. Call it holding :func:`locked`."""
+    the new directory is removed and the folder is as it was. ``stale``: caches an older kg kept
+    at the top of the folder, removed when its first generation is made. Call it holding
+    :func:`locked`."""
     folder = Path(folder)
     meta = folder / META
     before = current(folder)
@@ -111,6 +113,10 @@ def new_generation(folder: Path, public: Iterable[str] = ()) -> Iterator[Path]:
         shutil.rmtree(gen, ignore_errors=True)
         raise
     _link_public(folder, public)
+    for name in stale if before == folder else ():  # the folder's first generation
+        with contextlib.suppress(FileNotFoundError):
+            if not (folder / name).is_symlink():
+                (folder / name).unlink()
     keep = {gen, before}
     for p in _generations(meta).values():
         if p not in keep:

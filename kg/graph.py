@@ -56,6 +56,8 @@ EXTRACTIONS_FILE = "extractions.jsonl"
 MANIFEST_FILE = "manifest.json"
 #: the files at the top of a graph folder, linked into its current generation
 PUBLIC_FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
+#: caches an older kg kept at the top of the folder: stale once the folder has generations
+LEGACY_CACHES = ("state.pickle", "graph.nt")
 DEFAULT_DIR = Path("exports")
 
 
@@ -361,7 +363,7 @@ def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], source
     nothing (replacing what it held). Returns the manifest."""
     folder = Path(folder)
     ex_sorted = sorted(extractions, key=lambda e: e.paper.id)
-    with locked(folder), new_generation(folder, PUBLIC_FILES) as gen:
+    with locked(folder), new_generation(folder, PUBLIC_FILES, LEGACY_CACHES) as gen:
         dx, dg = Digest(), Digest()
         write_files({gen / EXTRACTIONS_FILE: dx.lines(extraction_line(e) for e in ex_sorted),
                      gen / GRAPH_FILE: dg.lines(graph_lines(G))})

@@ -108,36 +108,56 @@ def test_twenty_concurrent_builds_equal_one_build_of_everything(tmp_path):
 # ---------------------------------------------------------------- one commit point
 
 
+def watch(proc: subprocess.Popen, folder: Path) -> tuple[float, float]:
+    """Run ``proc`` to its end; return when its new generation appeared and when it became
+    current, in seconds from the start."""
+    t0, gens, link = time.monotonic(), set((folder / META).glob("g*")), os.readlink(folder / META / CURRENT)
+    appeared = switched = None
+    while proc.poll() is None or switched is None:
+        now = time.monotonic() - t0
+        if appeared is None and set((folder / META).glob("g*")) - gens:
+            appeared = now
+        if switched is None and os.readlink(folder / META / CURRENT) != link:
+            switched = now
+        if proc.poll() is not None and switched is None and now > 5:
+            break
+        time.sleep(0.0005)
+    proc.communicate()
+    assert proc.returncode == 0 and appeared is not None and switched is not None
+    return appeared, switched
+
+
 def kill_at_random_points(base: list[Path], more: list[Path], folder: Path, kills: int, seed: int) -> list[str]:
     """Build ``base`` into ``folder``, then start building ``more`` into it and kill -9 it at
-    ``kills`` random moments (half of them once the new generation is being written); after
-    each kill the folder must hold the old graph or the new one, checked and whole. Returns
-    what each kill found ("old" or "new")."""
+    ``kills`` random moments: half anywhere in the run, half while the new generation is being
+    written (between its directory appearing and the switch, measured on a run into a copy).
+    After each kill the folder must hold the old graph or the new one, checked and whole.
+    Returns what each kill found ("old" or "new")."""
+    import shutil
+
     kg("build", *map(str, base), "-o", str(folder))
     old = contents(folder)
-    t0 = time.monotonic()
-    kg("build", *map(str, more), "-o", str(folder / ".." / "probe"), check=0)  # how long a run takes
-    span = time.monotonic() - t0
+    probe = folder.parent / (folder.name + "-probe")
+    shutil.copytree(folder, probe, symlinks=True)
+    appeared, switched = watch(start("build", *map(str, more), "-o", str(probe)), probe)
     rnd = random.Random(seed)
     seen = []
     for i in range(kills):
         proc = start("build", *map(str, more), "-o", str(folder))
-        if i % 2:  # once the new generation exists: inside the write
-            gens = len(list((folder / META).glob("g*")))
-            deadline = time.monotonic() + 3 * span + 30
-            while len(list((folder / META).glob("g*"))) <= gens and proc.poll() is None \
-                    and time.monotonic() < deadline:
-                time.sleep(0.005)
-            time.sleep(rnd.uniform(0, 0.3))
+        if i % 2:  # inside the write: from its generation's directory to the switch
+            gens = set((folder / META).glob("g*"))
+            while not set((folder / META).glob("g*")) - gens and proc.poll() is None:
+                time.sleep(0.0005)
+            time.sleep(rnd.uniform(0, switched - appeared))
         else:
-            time.sleep(rnd.uniform(0, span))
+            time.sleep(rnd.uniform(0, switched + 0.5))
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
         now = contents(folder)
         kg("stats", "-g", str(folder), "--json")  # whole and checked, whichever it is
-        assert now == old or json.loads(now[MANIFEST_FILE])["papers"] > json.loads(old[MANIFEST_FILE])["papers"]
+        assert now == old or now == contents(probe)
         seen.append("old" if now == old else "new")
-        if now != old:  # the kill came after the commit: start again from the old graph
+        if now != old:  # the kill came after the switch: start again from the old graph
             kg("build", *map(str, base), "-o", str(folder), "--fresh")
     return seen
 
@@ -178,6 +198,30 @@ def test_sparql_answers_from_the_graph_of_now(tmp_path):
     assert kg("sparql", count, "-g", str(g), "-f", "csv").stdout.split()[-1] == "8"
     kg("build", str(need(SEED)), "-o", str(g))
     assert kg("sparql", count, "-g", str(g), "-f", "csv").stdout.split()[-1] == "27"
+
+
+def test_a_query_export_made_during_a_build_never_answers_for_the_new_graph(tmp_path, monkeypatch):
+    """``kg sparql`` reads the old graph, a build commits, then the export is written: it
+    must not be taken for the new graph's (with mtimes, it was newer than the new graph)."""
+    import kg.rdf as rdf
+    from kg import sparql
+    from kg.build import build
+    from kg.graph import load_graph, read_manifest
+
+    g = tmp_path / "g"
+    build([str(SAMPLE)], g)
+
+    def racing(graph_dir, fmt="ttl", out=None, base=rdf.DEFAULT_BASE):
+        G, manifest = load_graph(graph_dir), read_manifest(graph_dir)
+        build([str(need(SEED))], g)
+        return rdf.export(G, out, fmt, base, manifest)
+
+    monkeypatch.setattr(rdf, "export_graph", racing)
+    sparql.ensure_export(g)
+    monkeypatch.undo()
+    count = "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }"
+    store = sparql.load_store([sparql.ensure_export(g)])
+    assert int(next(iter(sparql.run(store, count)))["n"].value) == 27
 
 
 def test_an_export_reads_graph_and_manifest_of_one_generation(tmp_path, monkeypatch):
@@ -302,3 +346,21 @@ def test_an_unsigned_index_is_never_unpickled(tmp_path, monkeypatch):
     assert FolderState.load(g) is None
     build([str(need(SEED))], g)
     assert json.loads((g / MANIFEST_FILE).read_text())["papers"] == 27
+
+
+def test_a_folder_of_an_older_kg_is_read_and_moved_into_a_generation(tmp_path):
+    """The flat layout an older kg wrote (files at the top, a state.pickle, a graph.nt cache)."""
+    g, one = tmp_path / "g", tmp_path / "one"
+    kg("build", str(SAMPLE), "-o", str(g))
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for name in FILES:
+        (flat / name).write_bytes((g / name).read_bytes())
+    (flat / "state.pickle").write_bytes(b"old index")
+    (flat / "graph.nt").write_text("<a:x> <a:y> <a:z> .\n", encoding="utf-8")
+    assert kg("stats", "-g", str(flat), "--json").returncode == 0  # read as it is
+    kg("build", str(need(SEED)), "-o", str(flat))
+    kg("build", str(SAMPLE), str(SEED), "-o", str(one))
+    assert contents(flat) == contents(one)
+    assert all((flat / n).is_symlink() for n in FILES)
+    assert not (flat / "state.pickle").exists() and not (flat / "graph.nt").exists()

@@ -27,7 +27,8 @@ test: $(STAMP)
 	bash scripts/neo4j start
 	@set -e; trap 'bash scripts/neo4j stop' EXIT; \
 	  eval "$$(bash scripts/neo4j env)"; \
-	  $(BIN)/ruff check kg tests bench; \
+	  $(BIN)/ruff check kg tests bench scripts/check_lexicons.py; \
+	  $(BIN)/python scripts/check_lexicons.py --quiet; \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-fast: $(STAMP)

@@ -46,7 +46,7 @@ def bench_extraction(papers, n_proc: int) -> dict:
     """kg's pipeline vs spaCy's blank English tokenizer on the same text."""
     import spacy
 
-    from kg.build import extract_papers
+    from kg.builder import extract_papers
     from kg.extract import Extractor
     from kg.extract.parallel import ExtractionPool
 

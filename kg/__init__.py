@@ -1,10 +1,14 @@
 """kg: knowledge graphs of machine-learning research from conference paper lists.
 
-The library is a chain of small stages that exchange frozen records::
+Use it like the command line (:mod:`kg.api` has runnable examples)::
 
-    >>> from kg import read_papers, Extractor, build_graph
-    >>> # papers = list(read_papers(["list.txt"]))
-    >>> # graph = build_graph(Extractor().extract_all(papers))
+    import kg
+    g = kg.build(["papers.jsonl"], out="exports")   # -> kg.Graph
+    g.stats(); g.sparql("SELECT ...", name="LoRA"); g.export("graph.ttl"); g.to_neo4j()
+    kg.extract("We propose FooNet ...")           # -> kg.Extraction
+
+or as the chain of small stages it is made of, which exchange frozen records
+(:func:`read_papers` -> :class:`Extractor` -> :func:`build_graph`).
 """
 
 from kg.errors import KgError
@@ -13,6 +17,10 @@ from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 __version__ = "0.1.0"
 
 __all__ = [
+    "Graph",
+    "build",
+    "extract",
+    "open",
     "Entity",
     "Evidence",
     "Extraction",
@@ -28,6 +36,14 @@ __all__ = [
 
 
 def __getattr__(name: str):  # lazy: importing kg must not load spaCy
+    if name == "extract":  # the extraction package, callable as kg.api.extract
+        import kg.extract
+
+        return kg.extract
+    if name in ("Graph", "build", "open"):
+        from kg import api
+
+        return getattr(api, "open_graph" if name == "open" else name)
     if name == "Extractor":
         from kg.extract import Extractor
 

@@ -20,6 +20,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from kg import errors as E
 from kg.errors import KgError
 
 app = typer.Typer(
@@ -35,6 +36,23 @@ out = Console(highlight=False, soft_wrap=True)
 
 GraphDir = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
 DEFAULT_GRAPH = Path("exports")
+
+
+#: each kind of library error and the exit code it gives (the first class that matches)
+EXIT_CODES: tuple[tuple[type[KgError], int], ...] = (
+    (E.ValidationFailed, 1),
+    (E.Neo4jUnavailable, 3),
+    (E.ExportError, 4),
+    (E.FolderBusy, 5),
+    (E.UsageError, 2), (E.ConfigError, 2), (E.InputError, 2), (E.GraphNotFoundError, 2),
+    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2),
+    (KgError, 2),
+)
+
+
+def exit_code(exc: KgError) -> int:
+    """The exit code of a library error."""
+    return next(code for cls, code in EXIT_CODES if isinstance(exc, cls))
 
 
 def _report_problems(report, quiet: bool = False) -> int:
@@ -95,7 +113,7 @@ def build(
 
     Example: [bold]kg build ../shared/data/papers/icml2026-seed.txt -o exports[/]
     """
-    from kg.build import build as run_build
+    from kg.builder import build as run_build
     from kg.readers import ReadReport
 
     _use_model(model)
@@ -217,7 +235,7 @@ def main() -> None:
         rc = app(standalone_mode=False)
     except KgError as exc:
         err.print(f"kg: error: {exc}", markup=False)
-        sys.exit(exc.exit_code)
+        sys.exit(exit_code(exc))
     except (KeyboardInterrupt, typer.Abort):
         err.print("kg: interrupted; the previous graph is left intact", markup=False)
         sys.exit(130)

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantrain", "all")
-DEFAULT_PAPERS = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"
+DEFAULT_PAPERS = Path("../shared/data/papers")  # beside a checkout; elsewhere --papers or $KG_PAPERS
 
 
 def register(app: typer.Typer) -> None:
@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
         gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner'), paper-level gold, or a folder of mention-level gold batches (eval/gold/spans).")],
         pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now, or a second paper-level annotation of the same papers (agreement).")] = None,
         split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh, heldout, tune, train, bulk, spantest (the blind mention-level test split), spantrain or all.")] = "fresh",
-        papers: Annotated[Path, typer.Option("--papers", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
+        papers: Annotated[Path, typer.Option("--papers", envvar="KG_PAPERS", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,
         ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from kg.errors import ExportError, Neo4jUnavailable, QueryError
+from kg.errors import ExportError, GraphDamaged, Neo4jUnavailable, QueryError
 from kg.schema import EDGE_PROPS, LABELS, RELATIONS
 
 if TYPE_CHECKING:
@@ -420,7 +420,7 @@ def load(G: nx.MultiDiGraph, driver: Driver, *, database: str | None = None,
         raise err from None
     sent = sum(map(len, rrows.values()))
     if r_stats[0] != sent:
-        raise ExportError(f"{sent - r_stats[0]} of {sent} relationships were not loaded because an end "
+        raise GraphDamaged(f"{sent - r_stats[0]} of {sent} relationships were not loaded because an end "
                           "node is missing in Neo4j; reload with --wipe")
     return LoadResult(G.number_of_nodes(), sent, n_stats[1], r_stats[2], t_nodes, t_rels, mode)
 

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.errors import InputError, KgError
+from kg.errors import ConfigError, InputError
 from kg.schema import (
     EDGE_PROPS,
     ENTITY_LABELS,
@@ -115,7 +115,7 @@ def datatype_props() -> dict[str, tuple[Prop, list[str]]]:
             c = prop_curie(p)
             if c in out:
                 if XSD[out[c][0].datatype] != XSD[p.datatype]:
-                    raise KgError(f"kg/schema.py: {c} has two datatypes; give one of them another rdf term")
+                    raise ConfigError(f"kg/schema.py: {c} has two datatypes; give one of them another rdf term")
                 out[c][1].append(lab.name)
             else:
                 out[c] = (p, [lab.name])

@@ -64,7 +64,7 @@ from urllib.parse import quote
 
 import networkx as nx
 
-from kg.errors import ExportError, KgError
+from kg.errors import ExportError, UsageError
 from kg.ontology import ONTOLOGY_IRI, edge_prop_curie, jsonld_context, prop_curie
 from kg.schema import (
     EDGE_PROPS,
@@ -566,7 +566,7 @@ def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_
     >>> # export(load_graph("exports"), Path("exports/graph.ttl"), "ttl")
     """
     if fmt not in FORMATS:
-        raise KgError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     t0 = time.perf_counter()
     out = Path(out)
     if fmt == "graphml":

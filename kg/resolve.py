@@ -22,10 +22,10 @@ from typing import Any
 
 import orjson
 
-from kg.errors import KgError
+from kg.errors import ConfigError
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
-from kg.schema import ENTITY_LABELS, SCHEMA_DIR
+from kg.schema import ENTITY_LABELS, SCHEMA_DIR, data_file
 from kg.text import entity_id, fold
 
 
@@ -155,11 +155,11 @@ def resolve_stats(stats: dict[str, EntityStats], lexicon: Lexicon | None = None
 def spelling_variants() -> tuple[tuple[str, str], ...]:
     """``(British stem, American stem)`` pairs of ``schema/spelling.txt``."""
     out = []
-    for line in (SCHEMA_DIR / "spelling.txt").read_text(encoding="utf-8").splitlines():
+    for line in data_file(SCHEMA_DIR / "spelling.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             left, _, right = line.partition("\t")
             if not right:
-                raise KgError(f"{SCHEMA_DIR / 'spelling.txt'}: '{line}': expected two stems separated by a tab")
+                raise ConfigError(f"{SCHEMA_DIR / 'spelling.txt'}: '{line}': expected two stems separated by a tab")
             out.append((left.strip(), right.strip()))
     return tuple(out)
 

@@ -12,10 +12,30 @@ are all generated from the tables here, so they cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+# Package data, read where the package is (a checkout, an editable install or a wheel): the
+# lexicons, cue words and generated ontology, shapes and context (``schema``), the named
+# queries, and the span model (``spans``). The checkout's top-level ``schema/`` and
+# ``queries/`` are links to these folders.
+DATA_DIR = Path(str(resources.files("kg"))) / "data"
+SCHEMA_DIR = DATA_DIR / "schema"
 LEXICON_DIR = SCHEMA_DIR / "lexicons"
+QUERIES_DIR = DATA_DIR / "queries"
+
+
+def data_file(path: Path) -> Path:
+    """``path`` when it is a non-empty file of kg's data, else an error naming it: kg never
+    runs on with part of its data missing (a lexicon gone makes ImageNet a Method)."""
+    from kg.errors import DataMissing
+
+    try:
+        if path.stat().st_size > 0:
+            return path
+    except OSError:
+        pass
+    raise DataMissing(f"{path}: kg's data file is missing or empty; reinstall kg (pip install --force-reinstall kg)")
 
 # RDF: the ontology namespace (``kg:``) and the prefixes the CURIEs below expand with; the
 # same table serves the exports, the generated ontology and the SPARQL queries.

@@ -55,9 +55,9 @@ def plot_summary(G, s: dict[str, Any], path: Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ModuleNotFoundError:
-        from kg.errors import KgError
+        from kg.errors import ConfigError
 
-        raise KgError("--plot needs matplotlib: pip install 'kg[plot]'") from None
+        raise ConfigError("--plot needs matplotlib: pip install 'kg[plot]'") from None
     from collections import Counter
 
     from kg.schema import ENTITY_LABELS

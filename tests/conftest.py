@@ -39,7 +39,7 @@ def rules_extractor():
 @pytest.fixture(scope="session")
 def sample_graph_dir(tmp_path_factory) -> Path:
     """A graph folder built from examples/sample.txt."""
-    from kg.build import build
+    from kg.builder import build
 
     out = tmp_path_factory.mktemp("sample-graph")
     build([str(SAMPLE)], out)
@@ -49,7 +49,7 @@ def sample_graph_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def seed_build(tmp_path_factory):
     """The ICML 2026 seed list built end to end."""
-    from kg.build import build
+    from kg.builder import build
 
     out = tmp_path_factory.mktemp("seed-graph")
     return build([str(need(SEED))], out)

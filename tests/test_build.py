@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from kg.build import CHUNK, build
+from kg.builder import CHUNK, build
 from kg.extract.lexicon import default_lexicon
 from kg.folder import GraphFolder
 from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, load_extractions

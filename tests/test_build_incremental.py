@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kg.folder as folder_mod
-from kg.build import build
+from kg.builder import build
 from kg.errors import GraphDamaged
 from kg.extract.lexicon import LexEntry, Lexicon
 from kg.folder import STATE_FILE, FolderState, GraphFolder

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.errors import InputError
 from kg.generations import current
 from kg.graph import GRAPH_FILE, MANIFEST_FILE, load_graph

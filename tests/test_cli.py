@@ -69,3 +69,32 @@ def test_stats_plot_writes_a_png(sample_graph_dir, tmp_path):
     res = runner.invoke(app, ["stats", "-g", str(sample_graph_dir), "--plot", str(png)])
     assert res.exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_error_class_has_its_exit_code_in_the_cli_only():
+    import inspect
+
+    from kg import errors
+    from kg.cli import EXIT_CODES, exit_code
+
+    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass) if issubclass(c, errors.KgError)]
+    named = {cls for cls, _ in EXIT_CODES}
+    assert set(classes) - named <= {errors.DataMissing}  # a ConfigError
+    assert not any(hasattr(c, "exit_code") for c in classes)  # the library does not decide them
+    assert exit_code(errors.DataMissing("x")) == exit_code(errors.UsageError("x")) == 2
+    assert exit_code(errors.FolderBusy("x")) == 5 and exit_code(errors.ExportError("x")) == 4
+
+
+def test_a_folder_built_with_another_pipeline_is_a_usage_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "KG_SPANS": "off"}
+    run = [sys.executable, "-m", "kg.cli", "build", str(SAMPLE), "-o", str(tmp_path / "g")]
+    assert subprocess.run(run, capture_output=True, env=env).returncode == 0
+    proc = subprocess.run([*run[:-2], "-o", str(tmp_path / "g"), "--model", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    proc = subprocess.run(run, capture_output=True, text=True)  # the packaged span model
+    assert proc.returncode == 2 and "--fresh" in proc.stderr

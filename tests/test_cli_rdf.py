@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kg.cli import app
+from kg.cli import app, exit_code
 from kg.errors import InputError, QueryError, ValidationFailed
 
 from .conftest import PAPERS, SEED, need
@@ -106,7 +106,7 @@ def test_validate_a_broken_file_lists_violations_and_exits_1(tmp_path):
     bad = tmp_path / "broken.ttl"
     bad.write_text(BROKEN_TTL, encoding="utf-8")
     res = kg("validate", str(bad))
-    assert isinstance(res.exception, ValidationFailed) and res.exception.exit_code == 1
+    assert isinstance(res.exception, ValidationFailed) and exit_code(res.exception) == 1
     out = res.stdout
     for expected in ("kgsh:Paper-label", "kgsh:Paper-year", "kgsh:Paper-uses", "kgsh:Venue-label",
                      "kgsh:Method-papers", "kgsh:outperforms-subject", "kgsh:Statement-confidence",
@@ -159,7 +159,7 @@ def test_sparql_on_data_files(folder):
 
 def test_sparql_syntax_error(folder):
     res = kg("sparql", "SELECT ?x WHERE {\n  ?x ?y\n}", "-g", str(folder))
-    assert isinstance(res.exception, QueryError) and res.exception.exit_code == 2
+    assert isinstance(res.exception, QueryError) and exit_code(res.exception) == 2
     assert "query:3:" in str(res.exception)
     res = kg("sparql", "SELECT ?x WHERE { ?x ?y ?z }", "-g", str(folder), "-f", "xml")
     assert res.exit_code == 2
@@ -180,7 +180,7 @@ def _export_and_validate(graph_dir: Path) -> None:
 
 
 def test_seed_list_export_conforms(tmp_path):
-    from kg.build import build
+    from kg.builder import build
 
     build([str(need(SEED))], tmp_path)
     _export_and_validate(tmp_path)
@@ -188,7 +188,7 @@ def test_seed_list_export_conforms(tmp_path):
 
 @pytest.mark.slow
 def test_icml2024_export_conforms(tmp_path_factory):
-    from kg.build import build
+    from kg.builder import build
 
     papers = need(PAPERS / "icml2024.jsonl")
     out = tmp_path_factory.mktemp("icml2024")

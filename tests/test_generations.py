@@ -205,7 +205,7 @@ def test_a_query_export_made_during_a_build_never_answers_for_the_new_graph(tmp_
     must not be taken for the new graph's (with mtimes, it was newer than the new graph)."""
     import kg.rdf as rdf
     from kg import sparql
-    from kg.build import build
+    from kg.builder import build
     from kg.graph import load_graph, read_manifest
 
     g = tmp_path / "g"
@@ -226,7 +226,7 @@ def test_a_query_export_made_during_a_build_never_answers_for_the_new_graph(tmp_
 
 def test_an_export_reads_graph_and_manifest_of_one_generation(tmp_path, monkeypatch):
     import kg.graph as graph_mod
-    from kg.build import build
+    from kg.builder import build
     from kg.rdf import export_graph
 
     g = tmp_path / "g"
@@ -331,7 +331,7 @@ def test_an_unsigned_index_is_never_unpickled(tmp_path, monkeypatch):
     """A state file from elsewhere (here a 10 MB pickle bomb with a valid header) is refused
     before unpickling: its memory is never spent."""
     import kg.folder as folder_mod
-    from kg.build import build
+    from kg.builder import build
     from kg.folder import STATE_FILE, FolderState, _header
 
     g = tmp_path / "g"

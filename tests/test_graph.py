@@ -2,7 +2,7 @@ import contextlib
 import json
 import os
 
-from kg.build import build
+from kg.builder import build
 from kg.graph import GRAPH_FILE, load_extractions, load_graph
 
 from .conftest import SAMPLE, SEED, need

@@ -49,7 +49,7 @@ def driver():
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
-    from kg.build import build
+    from kg.builder import build
 
     return build([str(SAMPLE)], tmp_path_factory.mktemp("sample")).graph
 
@@ -125,7 +125,7 @@ def test_entities_carry_the_entity_label_and_typed_properties(sample_db):
 
 
 def test_loading_a_bigger_graph_adds_only_the_difference(empty, tmp_path):
-    from kg.build import build
+    from kg.builder import build
 
     paragraphs = SAMPLE.read_text(encoding="utf-8").split("\n\n")
     small_txt = tmp_path / "small.txt"
@@ -172,7 +172,7 @@ def test_wipe_removes_only_kg_nodes(sample_db, sample):
 
 
 def test_kg_load_cli_loads_and_reports(empty, tmp_path):
-    from kg.build import build
+    from kg.builder import build
 
     build([str(SAMPLE)], tmp_path / "g")
     res = kg_cli("load", "-g", str(tmp_path / "g"))
@@ -270,7 +270,7 @@ def test_read_only_cypher_refuses_what_a_read_transaction_lets_through(sample_db
 def test_a_paper_with_a_huge_id_loads_whole(empty, tmp_path):
     import json as json_
 
-    from kg.build import build
+    from kg.builder import build
 
     src = tmp_path / "long.jsonl"
     src.write_text(json_.dumps({"id": "x" * 10_000, "title": "Long id", "abstract": "We propose FooNet, a "

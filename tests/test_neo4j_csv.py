@@ -153,7 +153,7 @@ def wait_until_served(timeout: float = 120):
 @pytest.mark.skipif(not URI, reason="NEO4J_URI is not set: run `make test`, or `bash scripts/neo4j "
                                     "start && eval \"$(bash scripts/neo4j env)\"` first")
 def test_neo4j_admin_import_gives_the_graph(tmp_path):
-    from kg.build import build
+    from kg.builder import build
     from kg.neo4j_store import count_graph, load, run_cypher
 
     wait_until_served(10).close()  # NEO4J_URI is set: an unreachable server fails here, loudly

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg import neo4j_store as ns
-from kg.cli import app
+from kg.cli import app, exit_code
 from kg.cli_neo4j import parse_param
 from kg.errors import ExportError, Neo4jUnavailable, QueryError
 from kg.schema import EDGE_PROPS, LABELS, RELATIONS
@@ -226,7 +226,7 @@ def test_translate_says_what_to_do_and_never_shows_the_password():
     from neo4j.exceptions import AuthError, ServiceUnavailable
 
     e = ns.translate(ServiceUnavailable("refused"), "bolt://me:s3cret@127.0.0.1:1")
-    assert isinstance(e, Neo4jUnavailable) and e.exit_code == 3
+    assert isinstance(e, Neo4jUnavailable) and exit_code(e) == 3
     assert str(e) == ("cannot reach Neo4j at bolt://127.0.0.1:1: start one with scripts/neo4j start "
                       "or set NEO4J_URI")
     e = ns.translate(AuthError("no"), "bolt://127.0.0.1:7687", "neo4j")

@@ -27,7 +27,7 @@ def kg(*args: str) -> subprocess.Popen:
 
 
 def test_server_stopped_mid_load_then_rerun_converges(tmp_path):
-    from kg.build import build
+    from kg.builder import build
     from kg.neo4j_store import count_graph, wipe
 
     driver = wait_until_served(10)  # NEO4J_URI is set: an unreachable server fails here, loudly

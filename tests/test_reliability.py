@@ -11,8 +11,8 @@ import time
 
 from typer.testing import CliRunner
 
-from kg.build import build
-from kg.cli import app
+from kg.builder import build
+from kg.cli import app, exit_code
 from kg.errors import ExportError
 from kg.graph import GRAPH_FILE
 
@@ -34,7 +34,7 @@ def test_disk_full_keeps_previous_graph(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", full)
     res = CliRunner().invoke(app, ["build", str(SAMPLE), "-o", str(tmp_path), "--fresh"])
     monkeypatch.setattr(os, "fsync", real_fsync)
-    assert isinstance(res.exception, ExportError) and res.exception.exit_code == 4
+    assert isinstance(res.exception, ExportError) and exit_code(res.exception) == 4
     assert "No space left" in str(res.exception)
     assert snapshot(tmp_path) == before
 

@@ -329,7 +329,7 @@ def test_missing_query_file_data_and_graph_are_clear_errors(tmp_path):
 
 
 def test_the_export_is_made_on_demand_and_belongs_to_its_graph(tmp_path):
-    from kg.build import build
+    from kg.builder import build
     from kg.generations import current
 
     g = tmp_path / "g"

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -117,5 +119,17 @@ def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
     done = {e.paper.id: e for e in _WORKER[1].extract_all(papers, failed=lambda f: failures.setdefault(f.paper_id, f))}
     return [done.get(p.id) or failures[p.id] for p in papers]
 
+
+class _CallableModule(types.ModuleType):
+    """``kg.extract`` is this package and, called, :func:`kg.api.extract`: ``kg.extract(text)``
+    must work once the package is imported, which makes ``kg.extract`` name it."""
+
+    def __call__(self, what):
+        from kg.api import extract
+
+        return extract(what)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["Extractor", "Paper", "extract_batch"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from kg.errors import KgError
+from kg.errors import ConfigError, DataMissing
 from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
@@ -95,6 +95,9 @@ class Lexicon:
     @classmethod
     def load(cls, folder: Path = LEXICON_DIR) -> Lexicon:
         entries: list[LexEntry] = []
+        folder = Path(folder)
+        if not any((folder / f"{stem}.jsonl").is_file() for stem in FILES):
+            raise DataMissing(f"{folder}: no lexicon here (expected {', '.join(f'{s}.jsonl' for s in FILES)})")
         for stem, label in FILES.items():
             path = folder / f"{stem}.jsonl"
             if not path.exists():
@@ -107,7 +110,7 @@ class Lexicon:
                     entries.append(LexEntry(label, d["name"], tuple(d.get("aliases", ())),
                                             tuple(d.get("broader", ())), d.get("org")))
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                    raise KgError(f"{path}:{no}: bad lexicon entry ({exc}); fix or remove the line") from None
+                    raise ConfigError(f"{path}:{no}: bad lexicon entry ({exc}); fix or remove the line") from None
         return cls(entries)
 
     def lookup(self, surface: str) -> LexEntry | None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.errors import KgError
+from kg.errors import UsageError
 
 NER_VERSION = "1"
 #: where ``scripts/train_ner.py`` puts the model unless told otherwise
@@ -45,10 +45,8 @@ ENV_VAR = "KG_NER_MODEL"
 LABELS = ("Method", "Task", "Dataset")
 
 
-class NerModelMissing(KgError):
+class NerModelMissing(UsageError):
     """The trained span model is not where we were told to look."""
-
-    exit_code = 2
 
 
 def available(path: str | Path | None) -> bool:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import orjson
 
-from kg.errors import KgError
+from kg.errors import ExtractionError
 from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
@@ -98,7 +98,7 @@ class ExtractionPool:
                     elif failed is not None:
                         failed(e)
                     else:
-                        raise KgError(f"{e.source or e.paper_id}: {e.reason}")
+                        raise ExtractionError(f"{e.source or e.paper_id}: {e.reason}")
                 if progress:
                     progress(len(lines))
         return out

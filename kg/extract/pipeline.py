@@ -45,7 +45,7 @@ from kg.extract.patterns import (
     find_urls,
 )
 from kg.extract.phrases import find_phrases
-from kg.schema import LEXICON_DIR
+from kg.schema import LEXICON_DIR, data_file
 from kg.text import fold, singular
 
 PIPELINE_VERSION = "rules-3"
@@ -258,10 +258,7 @@ def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
 @cache
 def stoplist(lexicon_dir: str) -> frozenset[str]:
     """Generic phrases that are never entities (``schema/stoplist.txt``)."""
-    path = Path(lexicon_dir).parent / "stoplist.txt"
-    if not path.exists():
-        return frozenset()
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = data_file(Path(lexicon_dir).parent / "stoplist.txt").read_text(encoding="utf-8").splitlines()
     return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kg.extract.select import fit, load_linear, save_linear
-from kg.schema import SCHEMA_DIR
+from kg.schema import SCHEMA_DIR, data_file
 
 CLASSES = ("none", "role", "compared")
 ROLE_LABELS = frozenset({"Method", "Technique", "Model", "Software", "Task", "Dataset", "Metric"})
@@ -41,7 +41,7 @@ LEFT, RIGHT, MENTIONS_READ = 5, 3, 3
 def cue_classes() -> dict[str, str]:
     """Cue word -> its class, from ``schema/role_cues.txt``."""
     out = {}
-    for line in (SCHEMA_DIR / "role_cues.txt").read_text(encoding="utf-8").splitlines():
+    for line in data_file(SCHEMA_DIR / "role_cues.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             cls, _, words = line.partition("\t")
             for w in words.split():

@@ -25,7 +25,7 @@ from spacy.attrs import IDX, LENGTH, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.errors import KgError
+from kg.errors import UsageError
 
 SPANS_VERSION = "1"
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "data" / "spans"
@@ -35,10 +35,8 @@ LABELS = ("Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software
 VOTED = frozenset({"Technique", "Task", "Metric"})
 
 
-class SpansModelMissing(KgError):
+class SpansModelMissing(UsageError):
     """The span model is not where we were told to look."""
-
-    exit_code = 2
 
 
 def available(path: str | Path | None) -> bool:

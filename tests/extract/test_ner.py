@@ -131,7 +131,7 @@ def test_extractor_uses_the_span_model_when_integrated(tiny_model):
 
 
 def test_a_graph_is_not_extended_with_another_pipeline(tiny_model, tmp_path):
-    from kg.build import build
+    from kg.builder import build
 
     build([str(ROOT / "examples" / "sample.txt")], tmp_path, ner_model="")
     with pytest.raises(KgError, match="--fresh"):

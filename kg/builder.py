@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.errors import InputError, KgError
+from kg.errors import ExtractionError, InputError, UsageError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks
 from kg.folder import GraphFolder
@@ -94,7 +94,7 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
             elif failed is not None:
                 failed(e)
             else:
-                raise KgError(f"{e.source or e.paper_id}: {e.reason}")
+                raise ExtractionError(f"{e.source or e.paper_id}: {e.reason}")
         return done
     if workers != 1 and len(papers) > CHUNK:
         from kg.extract.parallel import ExtractionPool
@@ -144,7 +144,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
         folder = GraphFolder(out, fresh)
         built_with = folder.manifest.get("pipeline", PIPELINE_VERSION)
         if len(folder) and built_with != pipeline:
-            raise KgError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
+            raise UsageError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
                           f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
                           f"again from all inputs with --fresh, or use the same pipeline (KG_SPANS=off for "
                           f"rules only, KG_NER_MODEL / --ner)")

@@ -28,7 +28,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1] / "kg" / "data" / "schema" / "lexicons"
 FILES = ("technique", "task", "dataset", "metric", "software", "model_family", "method")
 KEYS = ("name", "aliases", "broader")
 EXTRA_KEYS = {"model_family": ("org",)}
@@ -49,7 +49,7 @@ GENERIC = frozenset(
     alignment adaptation control decoding encoding retrieval detection segmentation
     translation recognition understanding tuning distillation augmentation
     normalization estimation solver simulation environment agents tool tools
-    momentum forecasting exploration recommendation""".split()
+    momentum forecasting exploration recommendation""".split()  # noqa: SIM905
 )
 
 
@@ -152,7 +152,7 @@ def check_file(stem: str, rows: list[dict], errors: list[str], warnings: list[st
             if key(b) == key(name):
                 errors.append(f"{where}: broader points to itself")
 
-    for k, group in by_key.items():
+    for _key, group in by_key.items():
         owners = {g[1] for g in group}
         if len(owners) < 2:
             continue

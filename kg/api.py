@@ -1,0 +1,221 @@
+"""kg from Python: the command line's verbs as calls on a :class:`Graph`.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> import kg
+>>> folder = Path(tempfile.mkdtemp())
+>>> papers = folder / "papers.txt"
+>>> _ = papers.write_text("ICML 2026\\n\\nWe propose FooNet, a sparse transformer for image "
+...                       "classification, and evaluate it on ImageNet.\\n", encoding="utf-8")
+>>> g = kg.build([papers], out=folder / "graph")        # kg build papers.txt -o graph
+>>> g.stats()["nodes_per_label"]["Paper"]               # kg stats -g graph --json
+1
+>>> g.sparql("SELECT ?name WHERE { ?p kg:proposes ?m . ?m rdfs:label ?name }")
+[{'name': 'FooNet'}]
+>>> g.sparql("SELECT ?p WHERE { ?p kg:proposes ?m . ?m rdfs:label ?name }", name="NoSuchNet")
+[]
+>>> g.export(folder / "graph.ttl").name                 # kg export -g graph -f ttl -o graph.ttl
+'graph.ttl'
+>>> [e.name for e in kg.extract("We propose BarNet, evaluated on CIFAR-10.").entities]
+['BarNet', 'CIFAR-10']
+>>> kg.open(folder / "graph").manifest["papers"]
+1
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kg.errors import QueryError
+from kg.records import Extraction, Paper
+from kg.text import short_hash
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from kg.neo4j_store import LoadResult
+    from kg.readers import ReadReport
+
+__all__ = ["Graph", "build", "extract", "open_graph"]
+
+
+class Graph:
+    """A graph folder written by ``kg build``: read lazily, queried and exported in place."""
+
+    def __init__(self, folder: str | Path, report: ReadReport | None = None):
+        from kg.errors import GraphNotFoundError
+        from kg.generations import current
+        from kg.graph import GRAPH_FILE
+
+        self.folder = Path(folder)
+        self.report = report  # what the build that made it skipped, when it was just built
+        if not (current(self.folder) / GRAPH_FILE).exists():
+            raise GraphNotFoundError(f"no graph in {self.folder}/; build one with kg.build(inputs, out=...)")
+
+    def __repr__(self) -> str:
+        m = self.manifest
+        return f"Graph({str(self.folder)!r}: {m.get('papers')} papers, {m.get('nodes')} nodes, {m.get('edges')} edges)"
+
+    @property
+    def manifest(self) -> dict:
+        """Sources, counts and checksums of the current build."""
+        from kg.graph import read_manifest
+
+        return read_manifest(self.folder)
+
+    @cached_property
+    def nx(self) -> nx.MultiDiGraph:
+        """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property)."""
+        from kg.graph import load_graph
+
+        return load_graph(self.folder)
+
+    @property
+    def extractions(self) -> list[Extraction]:
+        """What was extracted from each paper, sorted by paper id."""
+        from kg.graph import load_extractions
+
+        return load_extractions(self.folder)
+
+    def stats(self, top: int = 10) -> dict[str, Any]:
+        """What ``kg stats --json`` prints: counts per label and type, components, degrees,
+        central entities (``top`` per label), coverage."""
+        from kg.stats import summary
+
+        return summary(self.nx, top)
+
+    def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
+        """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;
+        by default from the extension) and return the path; as ``kg export``."""
+        from kg.rdf import DEFAULT_BASE, FORMATS, check_base, export
+
+        path = Path(path)
+        fmt = format or {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld",
+                         ".graphml": "graphml"}.get(path.suffix.lower())
+        if fmt is None or fmt not in FORMATS:
+            raise QueryError(f"{path}: say which format to write: one of {', '.join(FORMATS)}")
+        check_base(base or DEFAULT_BASE)
+        return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest).path
+
+    def sparql(self, query: str, **params: Any) -> list[dict[str, Any]] | bool:
+        """Run a SPARQL query (text or a ``.rq`` file) over the graph's RDF; ``params`` bind
+        variables of the query (``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is
+        an IRI). SELECT gives one dict per row with plain Python values, ASK a bool, CONSTRUCT
+        and DESCRIBE one ``subject/predicate/object`` dict per triple."""
+        import pyoxigraph as ox
+
+        from kg.sparql import ensure_export, load_store, read_query, run
+
+        text, name = read_query(query)
+        if params:  # a trailing VALUES block binds them, as SPARQL 1.1 allows after any query
+            text = (f"{text.rstrip()}\nVALUES ({' '.join('?' + k for k in params)}) "
+                    f"{{ ({' '.join(str(_term(v)) for v in params.values())}) }}")
+        store = self._store(ensure_export(self.folder), load_store)
+        result = run(store, text, name)
+        if isinstance(result, ox.QueryBoolean):
+            return bool(result)
+        if isinstance(result, ox.QueryTriples):
+            return [{"subject": _value(t.subject), "predicate": _value(t.predicate), "object": _value(t.object)}
+                    for t in result]
+        names = [v.value for v in result.variables]
+        return [{n: _value(row[n]) for n in names} for row in result]
+
+    def _store(self, nt: Path, load_store):
+        key = str(nt)
+        if getattr(self, "_store_key", None) != key:
+            self._store_key, self._store_obj = key, load_store([nt])
+        return self._store_obj
+
+    def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
+                 database: str | None = None, wipe_first: bool = False) -> LoadResult:
+        """MERGE the graph into Neo4j (idempotent: loading twice changes nothing), as
+        ``kg load``; connection settings default to ``$NEO4J_URI``, ``$NEO4J_USERNAME``,
+        ``$NEO4J_PASSWORD``. Returns what was sent and created."""
+        import os
+
+        from kg import neo4j_store as ns
+
+        uri = uri or os.environ.get("NEO4J_URI") or ns.DEFAULT_URI
+        user = user or os.environ.get("NEO4J_USERNAME") or ns.DEFAULT_USER
+        password = password if password is not None else os.environ.get("NEO4J_PASSWORD")
+        driver = ns.connect(uri, user, password, database)
+        try:
+            return ns.load(self.nx, driver, database=database, wipe_first=wipe_first, uri=uri)
+        finally:
+            driver.close()
+
+
+def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,
+          workers: int = 1, wait: bool = False) -> Graph:
+    """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv), as
+    ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
+    are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
+    with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
+    from kg.builder import build as run_build
+    from kg.readers import ReadReport
+
+    out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
+    report = ReadReport()
+    run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)
+    return Graph(out, report)
+
+
+def open_graph(folder: str | Path) -> Graph:
+    """The graph a build wrote into ``folder``."""
+    return Graph(folder)
+
+
+_EXTRACTOR = None
+
+
+def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extraction]:
+    """What kg reads in an abstract (a string), a :class:`~kg.records.Paper`, or many of
+    either (then a list): entities, relations, results; as ``kg extract``."""
+    global _EXTRACTOR
+    if _EXTRACTOR is None:
+        from kg.extract import Extractor
+
+        _EXTRACTOR = Extractor()
+    one = isinstance(what, str | Paper)
+    papers = [w if isinstance(w, Paper) else Paper(id=f"text-{short_hash(w)}", abstract=w)
+              for w in ([what] if one else what)]
+    out = list(_EXTRACTOR.extract_all(papers))
+    return out[0] if one else out
+
+
+def _term(value: Any):
+    import pyoxigraph as ox
+
+    if isinstance(value, bool):
+        return ox.Literal(str(value).lower(), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
+    if isinstance(value, int | float):
+        return ox.Literal(value)
+    if isinstance(value, str) and value.startswith(("http://", "https://")):
+        return ox.NamedNode(value)
+    return ox.Literal(str(value))
+
+
+_NUMERIC = {"integer": int, "int": int, "long": int, "decimal": float, "double": float, "float": float}
+
+
+def _value(term) -> Any:
+    """A result term as plain Python: IRIs as strings, typed literals as numbers or booleans."""
+    import pyoxigraph as ox
+
+    if term is None:
+        return None
+    if isinstance(term, ox.Literal):
+        kind = term.datatype.value.rpartition("#")[2]
+        if kind in _NUMERIC:
+            try:
+                return _NUMERIC[kind](term.value)
+            except ValueError:
+                return term.value
+        if kind == "boolean":
+            return term.value == "true"
+        return term.value
+    return term.value

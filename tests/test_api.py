@@ -1,0 +1,65 @@
+"""The Python API gives what the command line gives."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import kg
+from kg.errors import GraphNotFoundError, InputError, QueryError
+
+from .conftest import SAMPLE
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory) -> kg.Graph:
+    return kg.build([SAMPLE], out=tmp_path_factory.mktemp("api") / "g")
+
+
+def test_build_and_stats_equal_the_command_line(graph):
+    out = subprocess.run([sys.executable, "-m", "kg.cli", "stats", "-g", str(graph.folder), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(json.dumps(graph.stats())) == json.loads(out)
+    assert graph.manifest["papers"] == 8 and repr(graph).startswith("Graph(")
+    assert graph.nx.number_of_nodes() == graph.manifest["nodes"]
+    assert len(graph.extractions) == 8 and not graph.report.skipped
+
+
+def test_sparql_binds_parameters_and_returns_plain_values(graph):
+    q = "SELECT ?title ?year WHERE { ?p a kg:Paper ; rdfs:label ?title ; kg:year ?year }"
+    rows = graph.sparql(q)
+    assert len(rows) == 8 and all(isinstance(r["year"], int) for r in rows)
+    title = rows[0]["title"]
+    assert graph.sparql(q, title=title) == [r for r in rows if r["title"] == title]
+    assert graph.sparql(q, year=1999) == []
+    assert graph.sparql("ASK { ?p a kg:Paper }") is True
+    assert graph.sparql("ASK { ?p a kg:Paper }", p="https://example.org/none") is False
+    triples = graph.sparql("CONSTRUCT { ?p a kg:Paper } WHERE { ?p a kg:Paper }")
+    assert len(triples) == 8 and set(triples[0]) == {"subject", "predicate", "object"}
+    with pytest.raises(QueryError):
+        graph.sparql("SELECT WHERE {")
+
+
+def test_export_format_comes_from_the_extension(graph, tmp_path):
+    assert graph.export(tmp_path / "g.nt").read_text(encoding="utf-8").count(" .\n") > 100
+    assert graph.export(tmp_path / "g.data", format="ttl").exists()
+    with pytest.raises(QueryError, match="format"):
+        graph.export(tmp_path / "g.data")
+
+
+def test_extract_takes_text_papers_or_many():
+    one = kg.extract("We propose FooNet, a transformer evaluated on ImageNet.")
+    assert isinstance(one, kg.Extraction) and "FooNet" in {e.name for e in one.entities}
+    many = kg.extract(["We propose FooNet.", kg.Paper(id="p2", abstract="We propose BarNet for segmentation.")])
+    assert [e.paper.id for e in many][1] == "p2"
+
+
+def test_errors_are_library_errors(tmp_path):
+    with pytest.raises(GraphNotFoundError):
+        kg.open(tmp_path)
+    with pytest.raises(InputError):
+        kg.build([tmp_path / "missing.jsonl"], out=tmp_path / "g")
+    assert not (tmp_path / "g").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kg.readers import ReadReport, read_papers
+from kg.io.readers import ReadReport, read_papers
 from kg.records import Paper
 
 PAPERS = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers"

@@ -18,8 +18,8 @@ def bench_export(graph_dir: Path, tmp: Path) -> dict:
     of the same N-Triples lines."""
     import rdflib
 
-    from kg import rdf
     from kg.graph import load_graph, read_manifest
+    from kg.sinks import export
 
     G = load_graph(graph_dir)
     manifest = read_manifest(graph_dir)
@@ -27,7 +27,7 @@ def bench_export(graph_dir: Path, tmp: Path) -> dict:
     for fmt in ("nt", "ttl"):
         times = []
         for _ in range(2):
-            res = rdf.export(G, tmp / f"bench.{fmt}", fmt, manifest=manifest)
+            res = export(G, tmp / f"bench.{fmt}", fmt, manifest=manifest)
             times.append(res.seconds)
         out[f"kg_{fmt}_s"] = round(min(times), 3)
         out["triples"] = res.triples
@@ -56,7 +56,7 @@ def bench_export(graph_dir: Path, tmp: Path) -> dict:
 
 _RDFLIB_RUNNER = r"""
 import json, signal, sys, time, statistics, rdflib
-from kg import sparql
+from kg.sinks.rdf import sparql
 g = rdflib.Graph(); t = time.perf_counter(); g.parse(sys.argv[1], format="nt")
 out = {"load_s": round(time.perf_counter() - t, 3), "queries": {}}
 limit = int(sys.argv[2])
@@ -79,7 +79,7 @@ print(json.dumps(out))
 
 def bench_sparql(graph_dir: Path, tmp: Path, rdflib_limit_s: int = 20) -> dict:
     """Median latency of every canned query on pyoxigraph (shipped) and on rdflib."""
-    from kg import sparql
+    from kg.sinks.rdf import sparql
 
     nt = sparql.ensure_export(graph_dir)
     t = time.perf_counter()
@@ -114,8 +114,8 @@ def bench_neo4j(graph_dir: Path, subset_edges: int = 5000) -> dict:
     """Batched UNWIND MERGE vs one MERGE per row, same graph subset, same server."""
     import networkx as nx
 
-    from kg import neo4j_store as ns
     from kg.graph import load_graph
+    from kg.sinks.neo4j import store as ns
 
     if not os.environ.get("NEO4J_URI"):
         return {"skipped": "NEO4J_URI is not set (start one: bash scripts/neo4j start; eval $(bash scripts/neo4j env))"}

@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from kg.extract.docutil import sentence_chars  # noqa: E402
-from kg.readers import ReadReport, read_source  # noqa: E402
+from kg.io.readers import ReadReport, read_source  # noqa: E402
 from kg.records import Extraction  # noqa: E402
 
 PAIRS_DIR = HERE / "gold" / "pairs"

@@ -13,8 +13,7 @@ or as the chain of small stages it is made of, which exchange frozen records
 
 from kg.errors import KgError
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
-
-__version__ = "0.1.0"
+from kg.version import __version__
 
 __all__ = [
     "Graph",
@@ -53,7 +52,7 @@ def __getattr__(name: str):  # lazy: importing kg must not load spaCy
 
         return build_graph
     if name == "read_papers":
-        from kg.readers import read_papers
+        from kg.io.readers import read_papers
 
         return read_papers
     raise AttributeError(name)

@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import QueryError
 from kg.records import Extraction, Paper
-from kg.text import short_hash
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from kg.neo4j_store import LoadResult
-    from kg.readers import ReadReport
+    from kg.io.readers import ReadReport
+    from kg.sinks.neo4j.store import LoadResult
 
 __all__ = ["Graph", "build", "extract", "open_graph"]
 
@@ -48,8 +47,8 @@ class Graph:
 
     def __init__(self, folder: str | Path, report: ReadReport | None = None):
         from kg.errors import GraphNotFoundError
-        from kg.generations import current
         from kg.graph import GRAPH_FILE
+        from kg.io.generations import current
 
         self.folder = Path(folder)
         self.report = report  # what the build that made it skipped, when it was just built
@@ -91,7 +90,8 @@ class Graph:
     def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
         """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;
         by default from the extension) and return the path; as ``kg export``."""
-        from kg.rdf import DEFAULT_BASE, FORMATS, check_base, export
+        from kg.sinks import FORMATS, export
+        from kg.sinks.rdf.terms import DEFAULT_BASE, check_base
 
         path = Path(path)
         fmt = format or {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld",
@@ -108,7 +108,7 @@ class Graph:
         and DESCRIBE one ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
-        from kg.sparql import ensure_export, load_store, read_query, run
+        from kg.sinks.rdf.sparql import ensure_export, load_store, read_query, run
 
         text, name = read_query(query)
         if params:  # a trailing VALUES block binds them, as SPARQL 1.1 allows after any query
@@ -137,7 +137,7 @@ class Graph:
         ``$NEO4J_PASSWORD``. Returns what was sent and created."""
         import os
 
-        from kg import neo4j_store as ns
+        from kg.sinks.neo4j import store as ns
 
         uri = uri or os.environ.get("NEO4J_URI") or ns.DEFAULT_URI
         user = user or os.environ.get("NEO4J_USERNAME") or ns.DEFAULT_USER
@@ -156,7 +156,7 @@ def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh:
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
-    from kg.readers import ReadReport
+    from kg.io.readers import ReadReport
 
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
@@ -169,22 +169,12 @@ def open_graph(folder: str | Path) -> Graph:
     return Graph(folder)
 
 
-_EXTRACTOR = None
-
-
 def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extraction]:
     """What kg reads in an abstract (a string), a :class:`~kg.records.Paper`, or many of
     either (then a list): entities, relations, results; as ``kg extract``."""
-    global _EXTRACTOR
-    if _EXTRACTOR is None:
-        from kg.extract import Extractor
+    from kg.extract import extract_records
 
-        _EXTRACTOR = Extractor()
-    one = isinstance(what, str | Paper)
-    papers = [w if isinstance(w, Paper) else Paper(id=f"text-{short_hash(w)}", abstract=w)
-              for w in ([what] if one else what)]
-    out = list(_EXTRACTOR.extract_all(papers))
-    return out[0] if one else out
+    return extract_records(what)
 
 
 def _term(value: Any):

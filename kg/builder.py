@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from kg.errors import ExtractionError, InputError, UsageError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks
-from kg.folder import GraphFolder
-from kg.generations import locked
 from kg.graph import load_extractions, load_graph
-from kg.readers import ReadReport, check_inputs, read_papers
+from kg.io.folder import GraphFolder
+from kg.io.generations import locked
+from kg.io.readers import ReadReport, check_inputs, read_papers
 from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
@@ -121,7 +121,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     Papers already in ``out`` with the same text are reused, not extracted again, unless they
     were extracted by another pipeline (rules only vs with the span model ``ner_model``;
     None reads ``$KG_NER_MODEL``); the graph is then rebuilt from all extractions, so the
-    result equals a one-shot build (:mod:`kg.folder` does it without rebuilding what is there).
+    result equals a one-shot build (:mod:`kg.io.folder` does it without rebuilding what is there).
     ``progress(description, total)`` may return a callback that advances a bar.
 
     Nothing is written unless the inputs exist and at least one paper is read from them.

@@ -152,7 +152,7 @@ def read_paper_gold(path: Path, split: str | None = None) -> list[dict]:
 
 def gold_papers(rows: list[dict], papers_dir: Path) -> list[Paper]:
     """Read the gold papers' titles and abstracts from the shared paper lists."""
-    from kg.readers import ReadReport, read_papers
+    from kg.io.readers import ReadReport, read_papers
 
     wanted = defaultdict(set)
     for r in rows:
@@ -380,3 +380,74 @@ def score_pairs(rows: list[dict], node_of: dict[tuple[str, str], str], examples:
             "merge_recall": round(tp / same, 4) if same else 0.0,
             "strata": {k: dict(sorted(v.items())) for k, v in sorted(strata.items())},
             "wrong_examples": wrong[:examples], "missed_examples": missed[:examples]}
+
+
+SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantrain", "all")
+DEFAULT_PAPERS = Path("../shared/data/papers")  # beside a checkout; elsewhere --papers or $KG_PAPERS
+
+
+def evaluate_gold(gold: Path, pred: Path | None = None, split: str = "fresh", papers: Path = DEFAULT_PAPERS,
+                  errors: int = 0, ner: Path | None = None, model: str | None = None) -> dict:
+    """Score extraction against a gold file (``kg eval``): SciER sentences, paper-level gold,
+    or a folder of mention-level batches; extracting now, or reading predictions ``pred``."""
+    from kg.errors import InputError
+    from kg.extract import Extractor
+    from kg.extract.spans import resolve_model
+    from kg.records import Extraction
+
+    if not gold.exists():
+        raise InputError(f"{gold}: no such gold file")
+    first = "" if gold.is_dir() else gold.read_text(encoding="utf-8").split("\n", 1)[0]
+    scier = '"ner"' in first and '"sentence"' in first
+    if scier:
+        rows = read_scier(gold)
+        ps = scier_papers(rows)
+    else:
+        if split not in SPLITS:
+            raise InputError(f"--split {split!r}: choose one of {', '.join(SPLITS)}")
+        rows = read_paper_gold(gold, split)
+        ps = None if pred else gold_papers(rows, papers)
+    if pred is not None:
+        if not pred.exists():
+            raise InputError(f"{pred}: no such prediction file")
+        lines = [json.loads(x) for x in pred.read_text(encoding="utf-8").splitlines() if x.strip()]
+        if lines and "proposes" in lines[0]:  # another annotation of the gold papers
+            by_id = {ex.paper.id: ex for ex in gold_extractions(lines)}
+        else:
+            by_id = {}
+            for d in lines:
+                ex = Extraction.from_json(d)
+                by_id[ex.paper.id] = ex
+        ids = [p.id for p in ps] if ps else [r["id"] for r in rows]
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise InputError(f"{pred}: no prediction for {len(missing)} gold item(s), e.g. {missing[0]}")
+        exs = [by_id[i] for i in ids]
+    else:
+        spans_model = resolve_model(model)
+        exs = list(Extractor(ner_model=ner or "", spans_model=str(spans_model or "")).extract_all(ps))
+    result = score_scier(rows, exs) if scier else score_papers(rows, exs, max(errors, 5))
+    result["gold"] = str(gold)
+    result["items"] = len(rows)
+    result["ner_model"] = str(ner) if ner and pred is None else None
+    result["spans_model"] = str(resolve_model(model) or "off") if pred is None else None
+    if not scier:
+        result["split"] = split
+    return result
+
+
+def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
+    """Score the merges of a built graph against judged resolution pairs (``kg eval DIR -g``)."""
+    from kg.errors import GraphNotFoundError
+    from kg.extract.lexicon import default_lexicon
+    from kg.graph import EXTRACTIONS_FILE, load_extractions
+    from kg.resolve import canonical_ids, collect
+
+    if not (graph / EXTRACTIONS_FILE).is_file():
+        raise GraphNotFoundError(f"{graph}: no graph folder here (no {EXTRACTIONS_FILE}); build one with kg build")
+    rows = read_pairs(gold)
+    exs = load_extractions(graph)
+    remap = canonical_ids(collect(exs), default_lexicon())
+    result = score_pairs(rows, node_of_mention(exs, remap), max(examples, 10))
+    result.update(gold=str(gold), graph=str(graph))
+    return result

@@ -9,12 +9,12 @@ The folder (default ``exports/``) holds
   ``kg export`` and ``kg load`` read.
 - ``manifest.json``: tool version, sources, counts and build time.
 - ``state.pickle``: an index of the above that lets ``kg build`` add papers without
-  rebuilding the rest (:mod:`kg.folder`); it is checked before use, and may be deleted.
+  rebuilding the rest (:mod:`kg.io.folder`); it is checked before use, and may be deleted.
 
 The manifest records the size and SHA-256 of ``extractions.jsonl`` and ``graph.jsonl``;
 readers check them, so a file changed or cut after it was written is an error, never a smaller
 graph. A build writes all files into a new generation of the folder and switches to it with
-one rename (:mod:`kg.generations`): a reader, or a build killed at any point, sees the old
+one rename (:mod:`kg.io.generations`): a reader, or a build killed at any point, sees the old
 graph or the new one, never a mix.
 
 >>> from kg.records import Paper, Entity, Relation, Extraction
@@ -28,10 +28,8 @@ graph or the new one, never a mix.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -40,9 +38,11 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kg.errors import ExportError, GraphDamaged, GraphNotFoundError
+from kg.defaults import GRAPH_DIR
+from kg.errors import GraphDamaged, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
-from kg.generations import Digest, current, locked, mismatch, new_generation
+from kg.io.atomic import write_files
+from kg.io.generations import Digest, current, locked, mismatch, new_generation
 from kg.records import Extraction
 from kg.resolve import Resolved, resolve
 from kg.schema import LABELS, MENTION_RELATION, RELATIONS
@@ -58,7 +58,7 @@ MANIFEST_FILE = "manifest.json"
 PUBLIC_FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
 #: caches an older kg kept at the top of the folder: stale once the folder has generations
 LEGACY_CACHES = ("state.pickle", "graph.nt")
-DEFAULT_DIR = Path("exports")
+DEFAULT_DIR = GRAPH_DIR  # kg.defaults
 
 
 def paper_node(paper_id: str) -> str:
@@ -293,70 +293,6 @@ def graph_lines(G: nx.MultiDiGraph) -> Iterator[bytes]:
         yield edge_line(u, v, k, d)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def _temp_beside(path: Path, mode: str = "w"):
-    """Yield (file, temporary path) beside ``path``; the file is complete, synced and given
-    normal permissions on exit, and removed if anything fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        text = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {"buffering": 1 << 20}
-        with os.fdopen(fd, mode, **text) as fh:
-            yield fh, Path(tmp)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def atomic_write(path: Path, mode: str = "w"):
-    """Write to a temporary file beside ``path`` and rename it into place on success."""
-    with _temp_beside(path, mode) as (fh, tmp):
-        yield fh
-    os.replace(tmp, path)
-
-
-Line = bytes | memoryview | str  # a memoryview may hold several lines, all but the last with "\n"
-
-
-def _stage(path: Path, lines: Iterable[Line]) -> Path:
-    """Write lines to a temporary file beside ``path``; return the temporary path."""
-    with _temp_beside(path, "wb") as (fh, tmp):
-        for line in lines:
-            fh.write(line.encode("utf-8") if isinstance(line, str) else line)
-            fh.write(b"\n")
-    return tmp
-
-
-def write_files(files: dict[Path, Iterable[Line]]) -> None:
-    """Write several files so that either all are replaced or none: each is staged to a
-    temporary file first, and only when every one is complete are they renamed into place."""
-    staged: dict[Path, Path] = {}
-    try:
-        for path, lines in files.items():
-            staged[path] = _stage(path, lines)
-        for path, tmp in staged.items():
-            os.replace(tmp, path)
-    except OSError as exc:
-        where = next(iter(files)) if not staged else list(staged)[-1]
-        raise ExportError(f"cannot write {where}: {exc.strerror or exc}; "
-                          "check the folder is writable and the disk has space") from None
-    finally:
-        for tmp in staged.values():
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-
-
 def save(folder: Path, G: nx.MultiDiGraph, extractions: list[Extraction], sources: list[str],
          pipeline: str | None = None) -> dict:
     """Persist extractions, graph and manifest as a new generation of ``folder``, all or
@@ -377,7 +313,7 @@ def make_manifest(sources: list[str], papers: int, nodes: int, edges: int, pipel
                   files: dict[str, dict] | None = None, before: dict | None = None) -> dict:
     """The manifest of a build: its sources add to those of the manifest ``before`` it;
     ``files`` gives the size and checksum of each data file."""
-    from kg import __version__
+    from kg.version import __version__
 
     manifest = {
         "tool": "kg",

@@ -181,7 +181,7 @@ def technique_pairs(G: nx.MultiDiGraph, min_papers: int = PAIR_MIN_PAPERS,
     >>> technique_pairs(G)
     [('technique:x', 'technique:y', 2)]
     """
-    if counts is None:  # (kg.rdf_nt counts them while writing the edges)
+    if counts is None:  # (kg.sinks.rdf.nt counts them while writing the edges)
         nodes, succ = G._node, G._succ
         techniques = {n for n, d in nodes.items() if d.get("label") == "Technique"}
         uses: dict[str, set[str]] = {}

@@ -9,9 +9,9 @@ import pytest
 
 from kg.builder import CHUNK, build
 from kg.extract.lexicon import default_lexicon
-from kg.folder import GraphFolder
 from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, load_extractions
-from kg.readers import read_papers
+from kg.io.folder import GraphFolder
+from kg.io.readers import read_papers
 
 from .conftest import PAPERS, SAMPLE, need
 

@@ -43,7 +43,7 @@ def test_graph_round_trips_through_the_folder(sample_graph_dir):
 def test_failed_write_keeps_previous_graph(tmp_path, monkeypatch):
     build([str(SAMPLE)], tmp_path)
     before = tree(tmp_path)
-    import kg.folder as folder_mod
+    import kg.io.folder as folder_mod
 
     def boom(path, lens, pieces):  # interrupted in the middle of the second file
         yield b"{}"

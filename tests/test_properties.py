@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.readers import ReadReport, read_papers
+from kg.io.readers import ReadReport, read_papers
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import resolve
 from kg.text import clean, fold, slug

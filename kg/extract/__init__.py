@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
+from kg.text import short_hash
 
 RENEW = 100_000  # papers after which a long-lived extractor rebuilds its pipeline
 
@@ -120,16 +121,30 @@ def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
     return [done.get(p.id) or failures[p.id] for p in papers]
 
 
+_SHARED: Extractor | None = None
+
+
+def extract_records(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extraction]:
+    """What kg reads in an abstract (a string), a :class:`~kg.records.Paper`, or many of
+    either (then a list), with one extractor shared by every call in the process."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = Extractor()
+    one = isinstance(what, str | Paper)
+    papers = [w if isinstance(w, Paper) else Paper(id=f"text-{short_hash(w)}", abstract=w)
+              for w in ([what] if one else what)]
+    out = list(_SHARED.extract_all(papers))
+    return out[0] if one else out
+
+
 class _CallableModule(types.ModuleType):
-    """``kg.extract`` is this package and, called, :func:`kg.api.extract`: ``kg.extract(text)``
+    """``kg.extract`` is this package and, called, :func:`extract_records`: ``kg.extract(text)``
     must work once the package is imported, which makes ``kg.extract`` name it."""
 
     def __call__(self, what):
-        from kg.api import extract
-
-        return extract(what)
+        return extract_records(what)
 
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["Extractor", "Paper", "extract_batch"]
+__all__ = ["Extractor", "Paper", "extract_batch", "extract_records"]

@@ -10,7 +10,7 @@ from functools import lru_cache
 from spacy.tokens import Doc
 
 from kg.extract.docutil import doc_text, sentences
-from kg.extract.pipeline import lower_common_words, stoplist
+from kg.extract.names import lower_common_words, stoplist
 from kg.extract.results import find_results
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import LEXICON_DIR, MENTION_RELATION

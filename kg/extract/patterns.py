@@ -169,7 +169,7 @@ class ModelFinder:
 _SHORT = re.compile(r"\(\s*([A-Za-zΑ-Ω][\w²³¹⁰-⁹&+./-]{0,11}?)\s*\)")
 
 
-def _is_short_form(sf: str) -> bool:
+def is_short_form(sf: str) -> bool:
     core = sf[:-1] if sf.endswith("s") and sum(c.isupper() for c in sf) >= 2 else sf
     upper = sum(c.isupper() for c in core)
     return len(core) >= 2 and upper >= 2 and upper * 3 >= len(core.replace("-", ""))
@@ -268,7 +268,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
         parens = "(" in sent
         for m in _SHORT.finditer(sent) if parens else ():
             sf = m.group(1)
-            if not _is_short_form(sf):
+            if not is_short_form(sf):
                 continue
             lf = long_form(sf, sent[: m.start()])
             if lf is None:
@@ -277,7 +277,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
             yield Acronym(lf_end - len(lf), lf_end, lf, s0 + m.start(1), s0 + m.end(1), sf)
         for m in _LONG_IN_PARENS.finditer(sent) if parens else ():
             sf, inner = m.group(1), m.group(2)
-            if not _is_short_form(sf) or len(inner.split()) < 2:
+            if not is_short_form(sf) or len(inner.split()) < 2:
                 continue
             lf = leading_long_form(sf, inner)
             if lf is not None and lf == inner.strip():
@@ -286,7 +286,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
         named = any(w in sent for w in _NAMING_WORDS)
         for m in _NAMED_SHORT.finditer(sent) if named else ():  # "federated ... optimization, named FADAS"
             sf = m.group(1)
-            if not _is_short_form(sf):
+            if not is_short_form(sf):
                 continue
             before = sent[: m.start()].rstrip()
             lf = long_form(sf, before)
@@ -294,7 +294,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
                 yield Acronym(s0 + len(before) - len(lf), s0 + len(before), lf, s0 + m.start(1), s0 + m.end(1), sf)
         for m in _SHORT_THEN_LONG.finditer(sent) if "," in sent else ():  # "GAPN, a Generative ..."
             sf = m.group(1)
-            if not _is_short_form(sf):
+            if not is_short_form(sf):
                 continue
             lf = leading_long_form(sf, sent[m.end():])
             if lf is not None and _plain_long_form(lf, sf) and all(  # a proper name, not a description

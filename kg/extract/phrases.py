@@ -103,7 +103,7 @@ _NARROW = {
              "normal-form", "mean-field", "differential", "repeated", "bayesian", "cooperative", "nonparametric"},
 }
 # modifiers that describe rather than name ("standard dot-product self-attention" -> drop "standard")
-_NOT_MODIFIERS = NOT_IN_NAMES | frozenset(re.findall(r"\S+", """
+NOT_MODIFIERS = NOT_IN_NAMES | frozenset(re.findall(r"\S+", """
 a an the of for and or in on with to by at via from as into onto over under than that this these those such
 we our us it its their they them he she his her which who whom whose when where while what how why if
 is are was were be been being has have had do does did can could may might must shall should will would
@@ -166,7 +166,7 @@ _SENT_END = re.compile(r"[.!?;:]\s*$")
 def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
     """The modifier as it goes into the name, or None when the word cannot modify."""
     low = word.lower()
-    if low in _NOT_MODIFIERS or low.endswith("ly") or len(low) < 3 and not re.search(r"\d", low) and low != "k":
+    if low in NOT_MODIFIERS or low.endswith("ly") or len(low) < 3 and not re.search(r"\d", low) and low != "k":
         return None
     if title and word[:1].isupper():  # "Sparse-View" in a Title Case title
         word = _untitle(word)

@@ -35,6 +35,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon
+from kg.extract.names import EPONYMS, canonical_long_form, lower_common_words, stoplist  # noqa: F401  (public here too)
 from kg.extract.patterns import (
     Found,
     ModelFinder,
@@ -45,7 +46,7 @@ from kg.extract.patterns import (
     find_urls,
 )
 from kg.extract.phrases import find_phrases
-from kg.schema import LEXICON_DIR, data_file
+from kg.schema import LEXICON_DIR
 from kg.text import fold, singular
 
 PIPELINE_VERSION = "rules-3"
@@ -201,39 +202,6 @@ def type_long_form(long: str) -> str:
     return "Technique"
 
 
-def canonical_long_form(long: str, label: str) -> str:
-    """Strip leading determiners; common-noun labels take the singular of the last word."""
-    words = long.split()
-    while words and words[0].lower() in {"the", "a", "an", "our", "this", "these", "its", "their"}:
-        words = words[1:]
-    if not words:
-        return long
-    if label in ("Technique", "Task", "Metric") or label == "Method" and words[-1].islower():
-        parts = re.split(r"(-)", words[-1])
-        parts[-1] = singular(parts[-1])
-        words[-1] = "".join(parts)
-    return " ".join(words)
-
-
-def lower_common_words(name: str) -> str:
-    """``Prompt Boundary Problem`` -> ``prompt boundary problem``: the name of a concept, not
-    a coined method, is written in lower case; eponyms (Markov, Gaussian) keep their capital.
-
-    >>> lower_common_words("Ordering-Constrained Markov Blanket Discovery")
-    'ordering-constrained Markov blanket discovery'
-    """
-    return " ".join("-".join(p.lower() if p[:1].isupper() and p[1:].islower() and p not in EPONYMS else p
-                             for p in w.split("-")) for w in name.split())
-
-
-EPONYMS = {"Markov", "Gaussian", "Bayesian", "Hilbert", "Wasserstein", "Lipschitz", "Euclidean",
-           "Riemannian", "Hamiltonian", "Langevin", "Bernoulli", "Poisson", "Dirichlet", "Fourier",
-           "Laplace", "Laplacian", "Newton", "Nesterov", "Hessian", "Jacobian", "Boltzmann", "Monte",
-           "Carlo", "Kullback", "Leibler", "Shapley", "Turing", "Nash", "Pareto", "Bellman", "Gibbs",
-           "Stein", "Banach", "Sobolev", "Hebbian", "Thompson", "Kalman", "Lagrangian", "Fisher",
-           "Wiener", "Ising", "Hopfield", "Schrödinger", "Brownian", "Lyapunov", "Chebyshev"}
-
-
 @Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR), "selector_dir": ""})
 def make_entities(nlp: Language, name: str, lexicon_dir: str, selector_dir: str) -> EntityMerger:
     lexicon = _lexicon(lexicon_dir)
@@ -253,13 +221,6 @@ def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
         return entry.name
     name = canonical_long_form(surface, label)
     return lower_common_words(name) if label in ("Technique", "Task", "Metric") else name
-
-
-@cache
-def stoplist(lexicon_dir: str) -> frozenset[str]:
-    """Generic phrases that are never entities (``schema/stoplist.txt``)."""
-    lines = data_file(Path(lexicon_dir).parent / "stoplist.txt").read_text(encoding="utf-8").splitlines()
-    return frozenset(fold(x) for x in lines if x.strip() and not x.startswith("#"))
 
 
 _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
@@ -446,7 +407,7 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | Non
     """The default pipeline: blank English tokenizer + kg components; with ``spans_model`` (a
     folder made by ``make model``) kg's span model; with ``ner_model`` (a folder made by
     ``scripts/train_ner.py``) also the optional SciER-trained one."""
-    from kg.extract import relations  # noqa: F401  (registers kg_relations)
+    import kg.extract.relations  # noqa: F401  (registers kg_relations)
 
     nlp = spacy.blank("en")
     glue_tokenizer(nlp)
@@ -457,12 +418,12 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | Non
     nlp.add_pipe("kg_lexicon", config=cfg)
     nlp.add_pipe("kg_patterns", config=cfg)
     if ner_model:
-        from kg.extract import ner  # noqa: F401  (registers kg_ner)
+        import kg.extract.ner  # noqa: F401  (registers kg_ner)
 
         nlp.add_pipe("kg_ner", config={"model_path": str(ner_model)})
     ent_cfg = dict(cfg)
     if spans_model:
-        from kg.extract import spans  # noqa: F401  (registers kg_spans)
+        import kg.extract.spans  # noqa: F401  (registers kg_spans)
 
         nlp.add_pipe("kg_spans", config={"model_path": str(spans_model)})
         if (Path(spans_model) / "select" / "weights.npy").is_file():

@@ -90,7 +90,7 @@ _NAMED_KIND = {"concept": "Technique", "notion": "Technique", "setting": "Techni
                "corpus": "Dataset", "suite": "Dataset", "library": "Software", "toolkit": "Software",
                "task": "Task", "problem": "Task"}
 # second parts of hyphenated adjectives, never the coined part of a name ("training-free", "two-stage")
-_ADJ_PARTS = {"free", "based", "aware", "level", "scale", "wise", "like", "style", "specific", "agnostic", "grained",
+ADJ_PARTS = {"free", "based", "aware", "level", "scale", "wise", "like", "style", "specific", "agnostic", "grained",
               "world", "term", "quality", "rank", "order", "stage", "step", "shot", "time", "dimensional", "efficient",
               "resolution", "range", "source", "domain", "task", "modal", "view", "art", "end", "play", "shelf",
               "context", "sample", "batch", "layer", "way", "sided", "fold", "consistent", "invariant", "optimal",
@@ -132,7 +132,7 @@ def coined_compound(word: str) -> bool:
     parts = word.split("-")
     if len(parts) < 2 or not all(p.isalpha() and p.islower() for p in parts):
         return False
-    if parts[0] in _NUMBER_WORDS or parts[-1] in _ADJ_PARTS or parts[-1].endswith(("ed", "able", "ive")):
+    if parts[0] in _NUMBER_WORDS or parts[-1] in ADJ_PARTS or parts[-1].endswith(("ed", "able", "ive")):
         return False
     return not (len(parts) == 2 and parts[1] in _GLUE)
 
@@ -278,9 +278,9 @@ class Proposals:
         sp = self.new_span(j, k, label, name)
         doc = self.doc
         if k + 2 < len(doc) and doc[k].text == "(" and doc[k + 2].text == ")":
-            from kg.extract.patterns import _is_short_form
+            from kg.extract.patterns import is_short_form
 
-            if _is_short_form(doc[k + 1].text):
+            if is_short_form(doc[k + 1].text):
                 info = doc.user_data.setdefault("kg_info", {})
                 info.setdefault((sp.label_, sp.kb_id_), {}).setdefault("aliases", set()).add(doc[k + 1].text)
         return sp
@@ -540,7 +540,7 @@ class Proposals:
         if k > j and (len(self.word_groups(j, k)) >= 2 or "-" in doc[j:k].text):
             name = doc[j:k].text
             if (kind or "Technique") != "Method":
-                from kg.extract.pipeline import canonical_long_form
+                from kg.extract.names import canonical_long_form
 
                 name = canonical_long_form(name, "Technique")
             self.propose(self.new_name(j, k, kind or "Method", name), rule, kind or "Method")

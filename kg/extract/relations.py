@@ -12,7 +12,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.docutil import doc_text, positions
-from kg.extract.proposals import _ADJ_PARTS, APPOSITIVE_HEADS, Proposals
+from kg.extract.proposals import ADJ_PARTS, APPOSITIVE_HEADS, Proposals
 from kg.text import fold, singular
 
 
@@ -212,7 +212,7 @@ def _named_phrase(words: list[str]) -> bool:
     """A Title Case noun phrase before a title's colon that names something ("Chatbot Arena",
     "Layerwise Proximal Replay", "Chain of Code"), not a topic ("Federated Offline
     Reinforcement Learning"), a task ("Scalable Multiple Kernel Clustering") or a slogan."""
-    from kg.extract.phrases import _NOT_MODIFIERS, HEADS
+    from kg.extract.phrases import HEADS, NOT_MODIFIERS
 
     if not 2 <= len(words) <= 4 or any(w.lower() in ("and", "or", "in", "for", "to", "with", "the", "a", "your",
                                                      "my", "our", "we", "you", "is", "are")
@@ -221,10 +221,10 @@ def _named_phrase(words: list[str]) -> bool:
     if not all(w[:1].isupper() or w[:1].isdigit() or w == "of" for w in words) or words[-1] == "of":
         return False
     first, head = words[0].lower(), singular(words[-1].lower())
-    if first.endswith("ing") or first in _NOT_MODIFIERS or first in _NOT_NAMES:
+    if first.endswith("ing") or first in NOT_MODIFIERS or first in _NOT_NAMES:
         return False
     return head not in _TITLE_HEAD_NOT and HEADS.get(head) != "Task" and not any(
-        w.lower() in _NOT_MODIFIERS and w != "of" for w in words[1:])
+        w.lower() in NOT_MODIFIERS and w != "of" for w in words[1:])
 
 
 def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
@@ -356,7 +356,7 @@ _ECHO_HEADS = {"method", "algorithm", "framework", "approach", "architecture", "
 
 
 def _stoplist_of(doc: Doc) -> frozenset[str]:
-    from kg.extract.pipeline import stoplist
+    from kg.extract.names import stoplist
     from kg.schema import LEXICON_DIR
 
     return stoplist(str(LEXICON_DIR))
@@ -411,7 +411,7 @@ def echo_title(doc: Doc, title_doc: Doc) -> None:
             best = found
     if best is None:
         return
-    from kg.extract.pipeline import canonical_long_form
+    from kg.extract.names import canonical_long_form
 
     start, end = best
     p = Proposals(doc)
@@ -429,7 +429,7 @@ def _echo(doc: Doc, words: list[int], title: str, kinds: dict) -> tuple[int, int
         gram = words[:n]
         if doc[gram[-1]].lower_.rstrip("s") in _ECHO_HEADS:
             gram = gram[:-1]
-        if len(gram) < 2 or " " not in doc[gram[0] : gram[-1] + 1].text or doc[gram[-1]].lower_ in _ADJ_PARTS \
+        if len(gram) < 2 or " " not in doc[gram[0] : gram[-1] + 1].text or doc[gram[-1]].lower_ in ADJ_PARTS \
                 or re.search(r"(?:ed|al|ive|ous|ful|ic|ly|ate|able|ible)$", doc[gram[-1]].lower_) \
                 or gram[0] in kinds and kinds[gram[0]].id_ == "lexicon" and kinds[gram[0]].end <= gram[-1] \
                 or any(k in kinds and kinds[k].id_ == "lexicon" and (

@@ -1,0 +1,158 @@
+"""The ``kg`` command line: a thin typer layer over the library, one module per noun
+(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.rdf` export, validate and sparql,
+:mod:`.neo4j` load and cypher, :mod:`.evaluation` eval). The consoles travel in ``ctx.obj``
+(:class:`Consoles`); the exit codes of library errors are :data:`EXIT_CODES`.
+
+Exit codes (every command):
+  0  success
+  1  finished, but some input records were skipped (see the summary), or SHACL violations
+  2  bad usage, or an input/graph/query that cannot be used at all
+  3  Neo4j unreachable or credentials refused
+  4  output could not be written (read-only folder, disk full); previous files intact
+  5  another build is writing the graph folder (kg build --wait queues behind it)
+  130 interrupted (Ctrl-C); the previous graph is left intact
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kg import errors as E
+from kg.errors import KgError
+
+app = typer.Typer(
+    name="kg",
+    help="Build knowledge graphs of machine-learning research from conference paper lists.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+)
+
+
+@dataclass
+class Consoles:
+    """Where commands print: ``out`` for results, ``err`` for messages and progress."""
+
+    out: Console = field(default_factory=lambda: Console(highlight=False, soft_wrap=True))
+    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False, soft_wrap=True))
+
+
+@app.callback()
+def _root(ctx: typer.Context) -> None:
+    """Build knowledge graphs of machine-learning research from conference paper lists."""
+    ctx.obj = Consoles()
+
+
+def consoles(ctx: typer.Context) -> Consoles:
+    """The consoles of this invocation (``ctx.obj``)."""
+    if not isinstance(ctx.obj, Consoles):
+        ctx.obj = Consoles()
+    return ctx.obj
+
+
+GraphDir = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
+
+
+#: each kind of library error and the exit code it gives (the first class that matches)
+EXIT_CODES: tuple[tuple[type[KgError], int], ...] = (
+    (E.ValidationFailed, 1),
+    (E.Neo4jUnavailable, 3),
+    (E.ExportError, 4),
+    (E.FolderBusy, 5),
+    (E.UsageError, 2), (E.ConfigError, 2), (E.InputError, 2), (E.GraphNotFoundError, 2),
+    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2),
+    (KgError, 2),
+)
+
+
+def exit_code(exc: KgError) -> int:
+    """The exit code of a library error."""
+    return next(code for cls, code in EXIT_CODES if isinstance(exc, cls))
+
+
+def report_problems(err: Console, report, quiet: bool = False) -> int:
+    """Print skipped records and warnings; return the exit code they imply."""
+    for p in report.problems[:50]:
+        style = "yellow" if p.severity == "warning" else "red"
+        if not quiet or p.severity == "skipped":
+            err.print(f"[{style}]{p.severity}[/]: {p}", markup=True)
+    if len(report.problems) > 50:
+        err.print(f"… and {len(report.problems) - 50} more problems")
+    skipped = report.skipped
+    if skipped:
+        reasons = ", ".join(f"{n} {r}" for r, n in report.summary().items())
+        err.print(f"[red]skipped {len(skipped)} record(s)[/]: {reasons}; read {report.read}", markup=True)
+        return 1
+    return 0
+
+
+def progress_bar(err: Console):
+    """A progress display on ``err`` (shown on a terminal, or with ``KG_PROGRESS=1``)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=False,
+                    disable=not err.is_terminal and not _force_progress())
+
+
+def use_model(model: str | None) -> None:
+    """Check the span model the user named and hand it to the library (and to extraction
+    worker processes, which inherit the environment) as ``$KG_SPANS``."""
+    import os
+
+    from kg.extract.spans import ENV_VAR, resolve_model
+
+    if model is not None:
+        found = resolve_model(model)  # a folder without a model is an error here, not in a worker
+        os.environ[ENV_VAR] = str(found) if found else "off"
+
+
+def _force_progress() -> bool:
+    import os
+
+    return os.environ.get("KG_PROGRESS") == "1"
+
+
+def _register() -> None:
+    """The commands, one module per noun, in the order ``kg --help`` lists them."""
+    import importlib
+
+    for mod in ("build", "stats", "rdf", "neo4j", "evaluation"):
+        importlib.import_module(f"kg.cli.{mod}").register(app)
+
+
+_register()
+
+
+def main() -> None:
+    """Entry point: library errors become one line on stderr and an exit code."""
+    err = Consoles().err
+    try:
+        rc = app(standalone_mode=False)
+    except KgError as exc:
+        err.print(f"kg: error: {exc}", markup=False)
+        sys.exit(exit_code(exc))
+    except (KeyboardInterrupt, typer.Abort):
+        err.print("kg: interrupted; the previous graph is left intact", markup=False)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as exc:  # click's usage errors (typer vendors click: match by behaviour)
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+    if rc == 130:  # typer turns Ctrl-C into exit code 130 itself
+        err.print("kg: interrupted; the previous graph is left intact", markup=False)
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

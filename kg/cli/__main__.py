@@ -1,0 +1,6 @@
+"""``python -m kg.cli``: the ``kg`` command."""
+
+from kg.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""``kg build`` and ``kg extract``: paper lists in, a graph folder or extraction records out."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli import consoles, progress_bar, report_problems, use_model
+from kg.defaults import GRAPH_DIR
+from kg.errors import KgError
+
+
+def build(
+    ctx: typer.Context,
+    inputs: Annotated[list[str], typer.Argument(help="Paper lists (.txt, .jsonl, .json, .csv) or - for stdin.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Graph folder to write or extend.")] = GRAPH_DIR,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Extraction processes; 0 = all cores.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+    wait: Annotated[bool, typer.Option("--wait", help="If another build is writing the folder, wait for it instead of exiting with code 5.")] = False,
+) -> None:
+    """Build the graph from paper lists, or add papers to an existing one.
+
+    Example: [bold]kg build ../shared/data/papers/icml2026-seed.txt -o exports[/]
+    """
+    from kg.builder import build as run_build
+    from kg.io.readers import ReadReport
+
+    err = consoles(ctx).err
+    use_model(model)
+    report = ReadReport()
+    with progress_bar(err) as prog:
+        tasks: dict[str, int] = {}
+
+        def progress(desc: str, total: int | None):
+            for t in tasks.values():
+                prog.update(t, completed=prog.tasks[t].total or 0)
+            tasks[desc] = prog.add_task(desc, total=total)
+            return lambda n: prog.advance(tasks[desc], n)
+
+        def waiting(holder: str) -> None:
+            err.print(f"waiting for the build writing {out_dir}/ ({holder}) to finish", markup=False)
+
+        try:
+            result = run_build(inputs, out_dir, workers=workers, dask=dask, report=report, fresh=fresh,
+                               progress=progress, ner_model=str(ner or ""), wait=wait, waiting=waiting)
+        except KgError:
+            prog.stop()
+            report_problems(err, report, quiet)
+            raise
+        for t in tasks.values():
+            prog.update(t, total=prog.tasks[t].total or 1, completed=prog.tasks[t].total or 1)
+    code = report_problems(err, report, quiet)
+    m = result.manifest
+    err.print(f"graph: {m['papers']} papers ({result.new} extracted, {result.reused} reused), "
+              f"{m['nodes']} nodes, {m['edges']} edges -> {out_dir}/")
+    raise typer.Exit(code)
+
+
+def extract(
+    ctx: typer.Context,
+    inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (one object per paper) or table.")] = "jsonl",
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+) -> None:
+    """Print what is extracted from each paper, without building a graph.
+
+    Example: [bold]kg extract ../shared/data/papers/icml2026-seed.txt --format table[/]
+    """
+    from kg.extract import Extractor
+    from kg.io.readers import ReadReport, read_papers
+
+    if fmt not in ("jsonl", "table"):
+        raise typer.BadParameter("use jsonl or table", param_hint="--format")
+    con = consoles(ctx)
+    report = ReadReport()
+    use_model(model)
+    ex = Extractor(ner_model=str(ner or ""))
+    papers = read_papers(inputs, report)
+    if fmt == "jsonl":
+        for e in ex.extract_all(papers):
+            sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
+    else:
+        from rich.table import Table
+
+        for e in ex.extract_all(papers):
+            t = Table(title=f"{e.paper.id}: {e.paper.title}", title_justify="left", expand=False)
+            for col in ("type", "name", "aliases", "mentions", "relations"):
+                t.add_column(col)
+            for ent in e.entities:
+                rels = ", ".join(sorted({r.type for r in e.relations if r.target == ent.id}))
+                t.add_row(ent.type, ent.name, ", ".join(ent.aliases), str(len(ent.mentions)), rels)
+            con.out.print(t)
+    raise typer.Exit(report_problems(con.err, report))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(build)
+    app.command()(extract)

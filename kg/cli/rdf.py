@@ -1,0 +1,154 @@
+"""``kg export``, ``kg validate`` and ``kg sparql``: the RDF side of the command line.
+
+:mod:`kg.cli` calls :func:`register` at import time. Library errors (``kg.errors``) propagate
+to ``kg.cli.main``, which prints them without a traceback and exits with their code.
+
+>>> import typer
+>>> app = typer.Typer()
+>>> register(app)
+>>> sorted(c.name for c in app.registered_commands)
+['export', 'sparql', 'validate']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli import consoles
+from kg.defaults import BASE_IRI, GRAPH_DIR
+from kg.errors import QueryError
+
+GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
+
+
+
+
+def export(
+    ctx: typer.Context,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="ttl (turtle), nt (ntriples), jsonld, graphml or neo4j-csv.")] = "ttl",
+    graph: GraphOpt = GRAPH_DIR,
+    out_path: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Output file (a folder for neo4j-csv); default: graph.<ext> in the graph folder.")] = None,
+    base: Annotated[str, typer.Option("--base", help="Base IRI of node IRIs (ends in / or #).")] = BASE_IRI,
+) -> None:
+    """Export the graph as RDF (Turtle, N-Triples, JSON-LD), GraphML or CSV for neo4j-admin.
+
+    RDF exports carry the provenance of every extracted edge (PROV-O) and a VoID description.
+
+    Example: [bold]kg export --format ttl -g exports[/]  (writes exports/graph.ttl)
+    """
+    from rich.markup import escape
+
+    from kg.errors import ExportError, UsageError
+    from kg.sinks import FORMATS, export_graph, resolve_format
+    from kg.sinks.rdf.terms import check_base
+
+    err = consoles(ctx).err
+    try:
+        fmt = resolve_format(fmt)
+    except UsageError:
+        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format") from None
+    try:
+        check_base(base)
+    except ExportError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--base") from None
+    result = export_graph(graph, fmt, out_path, base)
+    for reason, n in result.skipped.items():
+        err.print(f"[yellow]skipped[/] {n} {escape(reason)}", markup=True, emoji=False)
+    if result.skipped:
+        err.print("  (the export keeps to the schema in kg/schema.py; these come from extraction)")
+    size = f", {result.triples:,} triples" if result.triples is not None else ""
+    err.print(f"wrote {result.path}{size} in {result.seconds:.2f}s")
+    command = getattr(result.detail, "command", None)
+    if callable(command):
+        err.print(f"import it into a stopped Neo4j with:\n  {command()}", markup=False)
+
+
+def validate(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="RDF file to check (.ttl, .nt, .jsonld, .rdf).")],
+    examples: Annotated[int, typer.Option("--examples", "-k", help="Examples shown per group.")] = 3,
+) -> None:
+    """Check an RDF file against the SHACL shapes in schema/kg.shacl.ttl (pySHACL).
+
+    Violations are grouped by shape and message, with counts and examples; exit code 1 when
+    there is any.
+
+    Example: [bold]kg validate exports/graph.ttl[/]
+    """
+    from kg.errors import ValidationFailed
+    from kg.sinks.rdf.validate import summarize
+    from kg.sinks.rdf.validate import validate as run_validate
+
+    err, out = consoles(ctx).err, consoles(ctx).out
+    report = run_validate(file, examples=examples)
+    if report.groups:
+        out.print(summarize(report), markup=False, emoji=False, highlight=False)
+    if not report.conforms:
+        raise ValidationFailed(f"{file}: {report.violations} SHACL violation(s) in "
+                               f"{sum(g.severity == 'Violation' for g in report.groups)} group(s), "
+                               f"listed above; fix the data, or re-export it with kg export")
+    err.print(f"{file}: conforms to the shapes ({report.triples:,} triples, {report.seconds:.1f}s)")
+
+
+def sparql(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="A SPARQL query, or a .rq file (see queries/).")],
+    graph: GraphOpt = GRAPH_DIR,
+    data: Annotated[list[Path] | None, typer.Option(
+        "--data", "-d", help="RDF file(s) to query instead of the graph folder's export.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json (SPARQL 1.1 results).")] = "table",
+    allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,
+) -> None:
+    """Run a SPARQL 1.1 query over the graph's RDF export (made on demand) with pyoxigraph.
+
+    Standard prefixes (kg:, rdf:, rdfs:, skos:, schema:, dcterms:, prov:, xsd:, owl:) may be
+    left undeclared.
+
+    Example: [bold]kg sparql queries/proposals.rq -g exports[/]
+    """
+    from kg.sinks.rdf.sparql import (
+        FORMATS,
+        data_prefixes,
+        ensure_export,
+        load_store,
+        read_query,
+        rows,
+        run,
+        serialize,
+    )
+
+    err, out = consoles(ctx).err, consoles(ctx).out
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    text, name = read_query(query)
+    store = load_store(data or [ensure_export(graph)])
+    result = run(store, text, name, allow_service)
+    try:  # results are lazy: a remote endpoint fails while they are read
+        if fmt != "table":
+            payload = serialize(result, fmt)
+        else:
+            names, table_rows = rows(result, data_prefixes(store))
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise QueryError(f"{name}: query failed: {str(exc)[:300]}") from None
+    if fmt != "table":
+        typer.echo(payload + (b"\n" if fmt == "json" else b""), nl=False)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(*names, show_lines=False, expand=False)
+    for r in table_rows:
+        table.add_row(*(Text(c) for c in r))  # cells are data, not rich markup
+    out.print(table, markup=False)
+    err.print(f"{len(table_rows)} row{'s' if len(table_rows) != 1 else ''}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``export``, ``validate`` and ``sparql`` to the ``kg`` app."""
+    app.command("export")(export)
+    app.command("validate")(validate)
+    app.command("sparql")(sparql)

@@ -1,0 +1,11 @@
+"""Defaults defined once, for the library and the command line alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GRAPH_DIR = Path("exports")  # the graph folder kg build writes and every reader reads
+BASE_IRI = "https://w3id.org/kg/"  # base of node IRIs in RDF exports
+NEO4J_URI = "bolt://127.0.0.1:7687"  # the local server scripts/neo4j starts
+NEO4J_USER = "neo4j"
+NEO4J_BATCH = 1000  # rows per UNWIND transaction of kg load

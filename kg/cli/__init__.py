@@ -44,9 +44,18 @@ class Consoles:
     err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False, soft_wrap=True))
 
 
-@app.callback()
-def _root(ctx: typer.Context) -> None:
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context, version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, help="Print kg's version and exit.")] = False) -> None:
     """Build knowledge graphs of machine-learning research from conference paper lists."""
+    if version:
+        from kg.version import __version__
+
+        typer.echo(f"kg {__version__}")
+        raise typer.Exit()
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(2)
     ctx.obj = Consoles()
 
 

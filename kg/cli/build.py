@@ -17,7 +17,7 @@ from kg.errors import KgError
 def build(
     ctx: typer.Context,
     inputs: Annotated[list[str], typer.Argument(help="Paper lists (.txt, .jsonl, .json, .csv) or - for stdin.")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Graph folder to write or extend.")] = GRAPH_DIR,
+    out_dir: Annotated[Path, typer.Option("--graph", "-g", "--out", "-o", help="Graph folder to write or extend.")] = GRAPH_DIR,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Extraction processes; 0 = all cores.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,

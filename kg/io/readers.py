@@ -160,7 +160,7 @@ def read_text(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     if current:
         paragraphs.append((start, current))
     venue = year = None
-    if paragraphs:
+    if len(paragraphs) > 1:  # a lone paragraph is an abstract, however short (a piped one)
         first_no, first = paragraphs[0]
         head = " ".join(first).strip()
         if len(first) == 1 and len(head) < 160 and not head.endswith("."):

@@ -98,3 +98,22 @@ def test_a_folder_built_with_another_pipeline_is_a_usage_error(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     proc = subprocess.run(run, capture_output=True, text=True)  # the packaged span model
     assert proc.returncode == 2 and "--fresh" in proc.stderr
+
+
+def test_version_a_piped_abstract_and_graph_for_build(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    kg = [sys.executable, "-m", "kg.cli"]
+    from kg.version import __version__
+
+    assert subprocess.run([*kg, "--version"], capture_output=True, text=True).stdout == f"kg {__version__}\n"
+    env = {**os.environ, "KG_SPANS": "off"}
+    one = subprocess.run([*kg, "extract", "-"], input="We propose FlashFoo, a faster attention kernel…\n",
+                         capture_output=True, text=True, env=env)
+    assert one.returncode == 0, one.stderr
+    assert "FlashFoo" in one.stdout and one.stdout.count("\n") == 1  # one paper, not a title line
+    built = subprocess.run([*kg, "build", str(SAMPLE), "-g", str(tmp_path / "g")], capture_output=True,
+                           text=True, env=env)
+    assert built.returncode == 0 and (tmp_path / "g" / "graph.jsonl").exists(), built.stderr

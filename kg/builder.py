@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.errors import ExtractionError, InputError, UsageError
+from kg.errors import InputError, UsageError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks
 from kg.graph import load_extractions, load_graph
@@ -87,15 +87,9 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
                 out[futures[fut]] = fut.result()
                 if progress:
                     progress(len(out[futures[fut]]))
-        done = []
-        for e in (e for chunk in out for e in chunk):
-            if isinstance(e, Extraction):
-                done.append(e)
-            elif failed is not None:
-                failed(e)
-            else:
-                raise ExtractionError(f"{e.source or e.paper_id}: {e.reason}")
-        return done
+        from kg.extract.parallel import extractions_only
+
+        return extractions_only((e for chunk in out for e in chunk), failed)
     if workers != 1 and len(papers) > CHUNK:
         from kg.extract.parallel import ExtractionPool
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
@@ -45,6 +45,21 @@ def _extract_lines(papers: list[Paper], lexicon_dir: str, ner_model: str) -> lis
     from kg.extract import extract_batch
 
     return [orjson.dumps(e.to_json()) for e in extract_batch(papers, lexicon_dir, ner_model)]
+
+
+def extractions_only(items: Iterable[Extraction | Failure],
+                     failed: Callable[[Failure], None] | None = None) -> list[Extraction]:
+    """The extractions among a worker's results; each paper that failed goes to ``failed``
+    (without it, an :class:`~kg.errors.ExtractionError`)."""
+    out = []
+    for e in items:
+        if isinstance(e, Extraction):
+            out.append(e)
+        elif failed is not None:
+            failed(e)
+        else:
+            raise ExtractionError(f"{e.source or e.paper_id}: {e.reason}")
+    return out
 
 
 def decode(line: bytes) -> Extraction | Failure:
@@ -91,14 +106,7 @@ class ExtractionPool:
         n = len(parts)
         with paused_gc():
             for lines in self._pool.map(_extract_lines, parts, [self.args[0]] * n, [self.args[1]] * n):
-                for line in lines:
-                    e = decode(line)
-                    if isinstance(e, Extraction):
-                        out.append(e)
-                    elif failed is not None:
-                        failed(e)
-                    else:
-                        raise ExtractionError(f"{e.source or e.paper_id}: {e.reason}")
+                out.extend(extractions_only(map(decode, lines), failed))
                 if progress:
                     progress(len(lines))
         return out

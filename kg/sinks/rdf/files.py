@@ -24,3 +24,11 @@ def rdf_format(path: Path) -> ox.RdfFormat:
     if fmt is None:
         raise InputError(f"{path}: unknown RDF format; use .ttl, .nt, .jsonld, .rdf, .nq or .trig")
     return ox.RdfFormat.from_extension(fmt)
+
+
+def unreadable(path: Path, exc: Exception, what: str = "not valid RDF") -> InputError:
+    """The error for an RDF file a parser refused: with line and column when it gives them."""
+    if isinstance(exc, SyntaxError):
+        where = f":{exc.lineno}:{exc.offset}" if getattr(exc, "lineno", None) else ""
+        return InputError(f"{path}{where}: {what}: {exc.msg if where else exc}")
+    return InputError(f"{path}: cannot read: {exc}")

@@ -60,7 +60,7 @@ import pyoxigraph as ox
 
 from kg.errors import GraphNotFoundError, InputError, KgError, QueryError
 from kg.schema import RDF_PREFIXES
-from kg.sinks.rdf.files import rdf_format
+from kg.sinks.rdf.files import rdf_format, unreadable
 
 FORMATS = ("table", "csv", "json")
 PREFIXES = dict(RDF_PREFIXES)
@@ -119,11 +119,8 @@ def load_store(paths: Iterable[Path]) -> ox.Store:
             raise InputError(f"{path}: no such data file; export one with kg export --format nt")
         try:
             store.bulk_load(path=str(path), format=rdf_format(path))
-        except SyntaxError as exc:
-            where = f":{exc.lineno}:{exc.offset}" if getattr(exc, "lineno", None) else ""
-            raise InputError(f"{path}{where}: not valid RDF: {exc.msg if where else exc}") from None
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{path}: cannot load: {exc}") from None
+        except (SyntaxError, OSError, ValueError) as exc:
+            raise unreadable(path, exc) from None
     return store
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.sinks.rdf.files import rdf_format
+from kg.sinks.rdf.files import rdf_format, unreadable
 from kg.sinks.rdf.ontology import OWL_FILE, SHACL_FILE, SHAPES_NS
 from kg.sinks.rdf.terms import DEFAULT_BASE, compact, namespaces
 
@@ -78,11 +78,8 @@ def parse_rdflib(path: Path):
     try:
         for q in ox.parse(path=str(path), format=fmt):
             add((term(q.subject), term(q.predicate), term(q.object)))
-    except SyntaxError as exc:
-        where = f":{exc.lineno}:{exc.offset}" if getattr(exc, "lineno", None) else ""
-        raise InputError(f"{path}{where}: cannot parse as {fmt.name}: {exc.msg if where else exc}") from None
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+    except (SyntaxError, OSError, ValueError) as exc:
+        raise unreadable(path, exc, f"cannot parse as {fmt.name}") from None
     return g
 
 

@@ -95,6 +95,10 @@ def new_generation(folder: Path, public: Iterable[str] = (), stale: Iterable[str
     _mkdir(gen)
     try:
         yield gen
+    except BaseException:  # the writer failed: its errors are its own, the folder is as it was
+        shutil.rmtree(gen, ignore_errors=True)
+        raise
+    try:
         _fsync_dir(gen)
         link = meta / f".{CURRENT}.{os.getpid()}.tmp"
         with contextlib.suppress(FileNotFoundError):
@@ -105,12 +109,11 @@ def new_generation(folder: Path, public: Iterable[str] = (), stale: Iterable[str
             os.rename(meta / CURRENT, before)
         os.replace(link, meta / CURRENT)  # the commit point
         _fsync_dir(meta)
-    except OSError as exc:
+    except BaseException as exc:
         shutil.rmtree(gen, ignore_errors=True)
-        raise ExportError(f"cannot write {folder}/: {exc.strerror or exc}; check the folder is writable "
-                          "and the disk has space (the previous graph is intact)") from None
-    except BaseException:
-        shutil.rmtree(gen, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise ExportError(f"cannot write {folder}/: {exc.strerror or exc}; check the folder is writable "
+                              "and the disk has space (the previous graph is intact)") from None
         raise
     _link_public(folder, public)
     for name in stale if before == folder else ():  # the folder's first generation

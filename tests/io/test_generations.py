@@ -365,3 +365,17 @@ def test_a_folder_of_an_older_kg_is_read_and_moved_into_a_generation(tmp_path):
     assert contents(flat) == contents(one)
     assert all((flat / n).is_symlink() for n in FILES)
     assert not (flat / "state.pickle").exists() and not (flat / "graph.nt").exists()
+
+
+def test_a_writers_own_error_is_its_own_and_leaves_the_folder_as_it_was(tmp_path):
+    """An OSError of the code writing a generation (reading an old file, say) is not taken for
+    a failed commit: it reaches the caller as it is, which may rebuild; nothing is switched."""
+    from kg.io.generations import new_generation
+
+    g = tmp_path / "g"
+    kg("build", str(SAMPLE), "-o", str(g))
+    before = current(g)
+    with pytest.raises(FileNotFoundError), locked(g), new_generation(g) as gen:
+        (gen / "partial").write_text("x", encoding="utf-8")
+        raise FileNotFoundError("an old file vanished")
+    assert current(g) == before and sorted(p.name for p in (g / META).glob("g*")) == [before.name]

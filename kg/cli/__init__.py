@@ -15,6 +15,7 @@ Exit codes (every command):
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,22 @@ def report_problems(err: Console, report, quiet: bool = False) -> int:
     return 0
 
 
+def parse_param(text: str) -> tuple[str, object]:
+    """``name=value``; the value is JSON when it parses (numbers, lists, null), else a string.
+
+    >>> parse_param("year=2024"), parse_param("t=speculative decoding"), parse_param('l=["a"]')
+    (('year', 2024), ('t', 'speculative decoding'), ('l', ['a']))
+    """
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise typer.BadParameter(f"{text!r}: use name=value", param_hint="--param")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
 def progress_bar(err: Console):
     """A progress display on ``err`` (shown on a terminal, or with ``KG_PROGRESS=1``)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -133,7 +150,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "rdf", "neo4j", "evaluation"):
+    for mod in ("build", "stats", "rdf", "neo4j", "queries", "evaluation"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from kg.cli import GraphDir, consoles, progress_bar
+from kg.cli import GraphDir, consoles, parse_param, progress_bar
 from kg.defaults import GRAPH_DIR, NEO4J_BATCH, NEO4J_URI, NEO4J_USER
 from kg.errors import QueryError
 
@@ -83,22 +82,6 @@ def load(
               f"in {res.seconds:.1f} s ({rate:,.0f} rows/s)", markup=False, soft_wrap=True)
 
 
-def parse_param(text: str) -> tuple[str, object]:
-    """``name=value``; the value is JSON when it parses (numbers, lists, null), else a string.
-
-    >>> parse_param("year=2024"), parse_param("t=speculative decoding"), parse_param('l=["a"]')
-    (('year', 2024), ('t', 'speculative decoding'), ('l', ['a']))
-    """
-    name, sep, value = text.partition("=")
-    name = name.strip()
-    if not sep or not name.isidentifier():
-        raise typer.BadParameter(f"{text!r}: use name=value", param_hint="--param")
-    try:
-        return name, json.loads(value)
-    except ValueError:
-        return name, value
-
-
 def _cell(v: object) -> str:
     if v is None:
         return ""
@@ -128,7 +111,7 @@ def write_result(result, fmt: str, stream) -> None:
 
 def cypher(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="A Cypher statement, or a .cypher file (e.g. from queries/).")],
+    query: Annotated[str, typer.Argument(help="A Cypher statement, a .cypher file, or the name of a query kg ships (kg queries).")],
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="name=value (repeatable); JSON values (numbers, lists) are parsed.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
@@ -142,21 +125,25 @@ def cypher(
 
     A file's [bold]:param name => value[/] lines (Browser syntax) give defaults for its parameters.
 
-    Example: [bold]kg cypher queries/papers_using_technique.cypher -p technique="KV caching"[/]
+    Example: [bold]kg cypher papers_using_technique -p technique="KV caching"[/]
     """
     err = consoles(ctx).err
+    from kg.queries import check_params, find_query, query_params
     from kg.sinks.neo4j.store import CypherScript, connect, read_cypher_file, run_cypher
 
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
     params = dict(parse_param(p) for p in param or [])
-    path = Path(query)
-    if query.endswith(".cypher") or (len(query) < 4096 and "\n" not in query and path.is_file()):
+    path = find_query(query, "cypher")
+    if path is None and query.endswith(".cypher") and "\n" not in query:
+        raise QueryError(f"{query}: no such query file or named query; kg queries lists them")
+    if path is not None:
         script = read_cypher_file(path)
     else:
         script = CypherScript(query.strip().removesuffix(";"), {})
         if not script.query:
             raise QueryError("the query is empty")
+    check_params(params, query_params(script.query, "cypher"), path.stem if path else "the query")
     _quiet_driver_logs()
     driver = connect(uri, user, password, database)
     with driver:

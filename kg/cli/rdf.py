@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import consoles
+from kg.cli import consoles, parse_param
 from kg.defaults import BASE_IRI, GRAPH_DIR
 from kg.errors import QueryError
 
@@ -96,11 +96,13 @@ def validate(
 
 def sparql(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="A SPARQL query, or a .rq file (see queries/).")],
+    query: Annotated[str, typer.Argument(help="A SPARQL query, a .rq file, or the name of a query kg ships (kg queries).")],
     graph: GraphOpt = GRAPH_DIR,
     data: Annotated[list[Path] | None, typer.Option(
         "--data", "-d", help="RDF file(s) to query instead of the graph folder's export.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json (SPARQL 1.1 results).")] = "table",
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", "-p", help="name=value (repeatable): the value of the query's VALUES ?name block.")] = None,
     allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,
 ) -> None:
     """Run a SPARQL 1.1 query over the graph's RDF export (made on demand) with pyoxigraph.
@@ -108,7 +110,7 @@ def sparql(
     Standard prefixes (kg:, rdf:, rdfs:, skos:, schema:, dcterms:, prov:, xsd:, owl:) may be
     left undeclared.
 
-    Example: [bold]kg sparql queries/proposals.rq -g exports[/]
+    Example: [bold]kg sparql papers_using_technique -p technique="LoRA" -g exports[/]
     """
     from kg.sinks.rdf.sparql import (
         FORMATS,
@@ -124,7 +126,13 @@ def sparql(
     err, out = consoles(ctx).err, consoles(ctx).out
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    text, name = read_query(query)
+    from kg.queries import bind_sparql, find_query
+
+    path = find_query(query, "sparql")
+    text, name = read_query(str(path) if path is not None else query)
+    params = dict(parse_param(p) for p in param or [])
+    if params or path is not None:
+        text = bind_sparql(text, params, path.stem if path is not None else name)
     store = load_store(data or [ensure_export(graph)])
     result = run(store, text, name, allow_service)
     try:  # results are lazy: a remote endpoint fails while they are read

@@ -90,15 +90,13 @@ class Graph:
     def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
         """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;
         by default from the extension) and return the path; as ``kg export``."""
-        from kg.sinks import FORMATS, export
-        from kg.sinks.rdf.terms import DEFAULT_BASE, check_base
+        from kg.sinks import FORMATS, export, format_of
+        from kg.sinks.rdf.terms import DEFAULT_BASE
 
         path = Path(path)
-        fmt = format or {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld",
-                         ".graphml": "graphml"}.get(path.suffix.lower())
+        fmt = format or format_of(path)
         if fmt is None or fmt not in FORMATS:
             raise QueryError(f"{path}: say which format to write: one of {', '.join(FORMATS)}")
-        check_base(base or DEFAULT_BASE)
         return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest).path
 
     def sparql(self, query: str, **params: Any) -> list[dict[str, Any]] | bool:

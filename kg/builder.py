@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kg.errors import InputError, UsageError
 from kg.extract.lexicon import default_lexicon
-from kg.extract.parallel import CHUNK, chunks
+from kg.extract.parallel import CHUNK, chunks, extractions_only
 from kg.graph import load_extractions, load_graph
 from kg.io.folder import GraphFolder
 from kg.io.generations import locked
@@ -87,8 +87,6 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
                 out[futures[fut]] = fut.result()
                 if progress:
                     progress(len(out[futures[fut]]))
-        from kg.extract.parallel import extractions_only
-
         return extractions_only((e for chunk in out for e in chunk), failed)
     if workers != 1 and len(papers) > CHUNK:
         from kg.extract.parallel import ExtractionPool

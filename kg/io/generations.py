@@ -197,17 +197,6 @@ class Digest:
         return {"bytes": self.size, "sha256": self.sha.hexdigest()}
 
 
-def file_record(path: Path) -> dict:
-    """Size and SHA-256 of a file, as the manifest records them."""
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            h.update(chunk)
-            size += len(chunk)
-    return {"bytes": size, "sha256": h.hexdigest()}
-
-
 def mismatch(folder: Path, name: str, manifest: dict) -> str | None:
     """Why ``folder/name`` is not the file the manifest describes, or None when it is. A
     manifest without checksums (an older kg's) describes nothing: "unchecked"."""
@@ -218,7 +207,9 @@ def mismatch(folder: Path, name: str, manifest: dict) -> str | None:
         size = (folder / name).stat().st_size
         if size != want.get("bytes"):
             return f"{size:,} bytes where the manifest says {want.get('bytes')}"
-        if file_record(folder / name)["sha256"] != want.get("sha256"):
+        with open(folder / name, "rb") as fh:
+            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        if digest != want.get("sha256"):
             return "its content changed after it was written (checksum differs)"
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"

@@ -45,7 +45,6 @@ class Sink:
     default_name: str
     aliases: tuple[str, ...]
     write: Callable[[nx.MultiDiGraph, Path, str, dict], tuple[int | None, dict, object]]
-    help: str
 
 
 def _rdf(fmt: str):
@@ -74,11 +73,11 @@ def _neo4j_csv(G, out: Path, base: str, manifest: dict):
 
 
 SINKS: dict[str, Sink] = {s.name: s for s in (
-    Sink("ttl", "graph.ttl", ("turtle",), _rdf("ttl"), "Turtle with prefixes"),
-    Sink("nt", "graph.nt", ("ntriples", "n-triples"), _rdf("nt"), "N-Triples, streamed"),
-    Sink("jsonld", "graph.jsonld", ("json-ld",), _rdf("jsonld"), "JSON-LD with kg's context"),
-    Sink("graphml", "graph.graphml", (), _graphml, "GraphML (networkx)"),
-    Sink("neo4j-csv", "neo4j-csv", ("csv",), _neo4j_csv, "CSV folder for neo4j-admin database import"),
+    Sink("ttl", "graph.ttl", ("turtle",), _rdf("ttl")),
+    Sink("nt", "graph.nt", ("ntriples", "n-triples"), _rdf("nt")),
+    Sink("jsonld", "graph.jsonld", ("json-ld",), _rdf("jsonld")),
+    Sink("graphml", "graph.graphml", (), _graphml),
+    Sink("neo4j-csv", "neo4j-csv", ("csv",), _neo4j_csv),  # a folder for neo4j-admin database import
 )}
 FORMATS = tuple(SINKS)
 _ALIASES = {a: s.name for s in SINKS.values() for a in (s.name, *s.aliases)}
@@ -90,6 +89,18 @@ def resolve_format(fmt: str) -> str:
     if name is None:
         raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     return name
+
+
+def format_of(path: Path) -> str | None:
+    """The sink a file name calls for by its extension (``.json`` is JSON-LD), or None.
+
+    >>> format_of(Path("out/graph.ttl")), format_of(Path("g.json")), format_of(Path("g.data"))
+    ('ttl', 'jsonld', None)
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        return "jsonld"
+    return next((s.name for s in SINKS.values() if suffix and Path(s.default_name).suffix == suffix), None)
 
 
 def default_path(graph_dir: Path, fmt: str) -> Path:
@@ -150,5 +161,5 @@ def write_chunks(path: Path, chunks: Iterable[str]) -> None:
                           "check the folder is writable and the disk has space") from None
 
 
-__all__ = ["FORMATS", "SINKS", "ExportResult", "Sink", "default_path", "export", "export_graph",
+__all__ = ["FORMATS", "SINKS", "ExportResult", "Sink", "default_path", "export", "export_graph", "format_of",
            "resolve_format", "write_chunks"]

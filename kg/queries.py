@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import QueryError
-from kg.schema import QUERIES_DIR
+from kg.schema import QUERIES_DIR, RDF_PREFIXES
 
 SUFFIX = {"sparql": ".rq", "cypher": ".cypher"}
 _VALUES = re.compile(r"VALUES\s+\?(\w+)\s*\{([^{}]*)\}", re.I)
@@ -99,18 +99,21 @@ def check_params(given: dict, takes: dict[str, str | None], name: str) -> None:
 
 
 def sparql_literal(value: object) -> str:
-    """A parameter value as a SPARQL term: numbers as they are, ``<...>`` and ``prefix:name``
-    kept, anything else a string literal.
+    """A parameter value as a SPARQL term: numbers as they are, ``<...>`` and ``kg:name`` (a
+    standard prefix) kept, anything else a string literal (``GPT-4:turbo`` too).
 
     >>> sparql_literal("speculative decoding"), sparql_literal(3), sparql_literal("<https://x/>")
     ('"speculative decoding"', '3', '<https://x/>')
+    >>> sparql_literal("kg:outperforms"), sparql_literal("GPT-4:turbo")
+    ('kg:outperforms', '"GPT-4:turbo"')
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
     text = str(value)
-    if re.fullmatch(r"<[^<>\"{}|^`\\\s]*>", text) or re.fullmatch(r"[A-Za-z][\w-]*:[\w.-]+", text):
+    curie = re.fullmatch(r"([A-Za-z][\w-]*):[\w.-]+", text)
+    if re.fullmatch(r"<[^<>\"{}|^`\\\s]*>", text) or (curie and curie.group(1) in RDF_PREFIXES):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 

@@ -2,12 +2,14 @@
 found by name from any folder, with the parameters each takes.
 
 A SPARQL query's parameters are the variables of its one-variable ``VALUES`` blocks (their
-values are the defaults); a Cypher query's are its ``$name`` references (a ``:param`` line gives
-a default). Binding a name the query does not take is an error, never silently ignored.
+values are the defaults; ``UNDEF`` lets the query choose one from the graph) and ``limit``, its
+final ``LIMIT``; a Cypher query's are its ``$name`` references (a ``:param`` line gives a
+default, an expression the server evaluates, so it can come from the graph). Binding a name the
+query does not take is an error, never silently ignored.
 
 >>> q = {x.name: x for x in named_queries("sparql")}["papers_using_technique"]
 >>> q.params
-{'technique': '"speculative decoding"'}
+{'technique': 'UNDEF'}
 >>> bind_sparql('SELECT ?x WHERE { VALUES ?x { "a" } }', {"x": "b"})
 'SELECT ?x WHERE { VALUES ?x { "b" } }'
 """
@@ -23,6 +25,7 @@ from kg.schema import QUERIES_DIR, RDF_PREFIXES
 
 SUFFIX = {"sparql": ".rq", "cypher": ".cypher"}
 _VALUES = re.compile(r"VALUES\s+\?(\w+)\s*\{([^{}]*)\}", re.I)
+_LIMIT = re.compile(r"\bLIMIT\s+(\d+)", re.I)
 _CYPHER_PARAM = re.compile(r"\$([A-Za-z_]\w*)")
 _DECLARED = re.compile(r"^\s*:param\s+([A-Za-z_]\w*)\s*=>\s*(.+?)\s*;?\s*$", re.M)
 
@@ -40,11 +43,33 @@ class NamedQuery:
 
 
 def _summary(text: str) -> str:
+    """The question the query answers: its opening comment, up to the first question mark."""
+    lines = []
     for line in text.splitlines():
         line = line.strip()
-        if line.startswith(("#", "//")):
-            return line.lstrip("#/ ").strip()
-    return ""
+        if not line.startswith(("#", "//")):
+            break
+        lines.append(line.lstrip("#/ ").strip())
+    summary = " ".join(lines)
+    return summary[:summary.index("?") + 1] if "?" in summary else summary
+
+
+def describe_default(value: str | None) -> str:
+    """A parameter's default for people: the value, ``from the graph`` for an expression the
+    query evaluates, ``any`` for none.
+
+    >>> describe_default("25"), describe_default("'LoRA'"), describe_default("UNDEF"), describe_default("null")
+    ('25', "'LoRA'", 'any', 'any')
+    >>> describe_default("COLLECT { MATCH (t:Technique) RETURN t.name }[0]"), describe_default(None)
+    ('from the graph', 'required')
+    """
+    if value is None:
+        return "required"
+    if value in ("UNDEF", "null"):
+        return "any"
+    if re.search(r"\b(MATCH|COLLECT|SELECT)\b", value):
+        return "from the graph"
+    return value
 
 
 def _without_comments(text: str, language: str) -> str:
@@ -57,9 +82,35 @@ def query_params(text: str, language: str) -> dict[str, str | None]:
     """The parameters a query takes, with their defaults."""
     body = _without_comments(text, language)
     if language == "sparql":
-        return {m.group(1): m.group(2).strip() for m in _VALUES.finditer(body)}
+        params: dict[str, str | None] = {m.group(1): m.group(2).strip() for m in _VALUES.finditer(body)
+                                         if _depth(body, m.start()) <= 1}
+        limit = _final_limit(body)
+        if limit is not None and "limit" not in params:
+            params["limit"] = limit.group(1)
+        return params
     declared = {m.group(1): m.group(2) for m in _DECLARED.finditer(text)}
     return {name: declared.get(name) for name in dict.fromkeys(_CYPHER_PARAM.findall(body))}
+
+
+def _depth(text: str, at: int) -> int:
+    """How many ``{`` are open at ``at``: 1 in the ``WHERE`` block, more in a subquery."""
+    head = text[:at]
+    return head.count("{") - head.count("}")
+
+
+def _final_limit(body: str) -> re.Match | None:
+    """The query's own ``LIMIT`` (outside every ``{...}``), not a subquery's."""
+    found = None
+    for m in _LIMIT.finditer(body):
+        if _depth(body, m.start()) == 0:
+            found = m
+    return found
+
+
+def default_of(name: str, param: str) -> str:
+    """How a named query chooses a parameter it is not given, said once for both languages."""
+    shown = [describe_default(q.params[param]) for q in named_queries() if q.name == name and param in q.params]
+    return "from the graph" if "from the graph" in shown else (shown[0] if shown else "required")
 
 
 def named_queries(language: str | None = None) -> list[NamedQuery]:
@@ -123,8 +174,16 @@ def bind_sparql(text: str, params: dict, name: str = "query") -> str:
     check_params(params, query_params(text, "sparql"), name)
 
     def fill(m: re.Match) -> str:
-        if m.group(1) not in params:
+        if m.group(1) not in params or _depth(m.string, m.start()) > 1:
             return m.group(0)
         return f"VALUES ?{m.group(1)} {{ {sparql_literal(params[m.group(1)])} }}"
 
-    return _VALUES.sub(fill, text)
+    out = _VALUES.sub(fill, text)
+    if "limit" in params and "limit" not in {m.group(1) for m in _VALUES.finditer(text)}:
+        limit = params["limit"]
+        if isinstance(limit, bool) or not str(limit).isdigit():
+            raise QueryError(f"{name}: limit must be a whole number, not {limit!r}")
+        found = _final_limit(out)
+        if found is not None:  # the final LIMIT of the query text (comments hold no braces here)
+            out = f"{out[:found.start(1)]}{int(limit)}{out[found.end(1):]}"
+    return out

@@ -34,11 +34,18 @@ def queries(
     from rich.table import Table
     from rich.text import Text
 
-    t = Table("name", "language", "what it answers", "parameters (default)", expand=False)
+    from kg.queries import default_of
+
+    t = Table("name", "languages", "what it answers", "parameters (default)", expand=False)
+    by_name: dict[str, list] = {}
     for q in found:
-        params = ", ".join(f"{k}={v}" if v is not None else k for k, v in q.params.items())
-        t.add_row(q.name, q.language, Text(q.summary), Text(params))
+        by_name.setdefault(q.name, []).append(q)
+    for name, qs in by_name.items():
+        params = dict.fromkeys(p for q in qs for p in q.params)
+        shown = ", ".join(f"{p} ({default_of(name, p)})" for p in params)
+        t.add_row(name, ", ".join(q.language for q in qs), Text(qs[0].summary), Text(shown))
     consoles(ctx).out.print(t)
+    consoles(ctx).err.print("run one with: kg sparql NAME [-p name=value] or kg cypher NAME [-p name=value]")
 
 
 def register(app: typer.Typer) -> None:

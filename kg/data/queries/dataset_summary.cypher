@@ -1,5 +1,5 @@
-// What does the loaded graph contain? Nodes per label and relationships per type (the Neo4j
-// side of `kg stats`; `Entity` is left out, as it only groups the entity labels). Neo4j 5.23+.
+// What does the graph contain? Nodes per label and relationships per type (the Neo4j side of
+// `kg stats`; `Entity` is left out, as it only groups the entity labels). Neo4j 5.23+.
 // Params: none.
 CALL () {
   MATCH (n)

@@ -1,13 +1,10 @@
-// Which datasets and benchmarks serve each task? A dataset counts for a task when it
-// ADDRESSES the task itself, or when a paper that addresses the task (itself or through what it
-// proposes) evaluates on it or proposes it.
+// Which datasets and benchmarks go with each task? One row per task and dataset, with the
+// number of papers that address the task and evaluate on, use or release the dataset (each
+// themselves or through what they propose).
 // Params: none.
-MATCH (t:Task)
-OPTIONAL MATCH (d1:Dataset)-[:ADDRESSES]->(t)
-OPTIONAL MATCH (t)<-[:ADDRESSES]-()<-[:PROPOSES*0..1]-(p:Paper)-[:PROPOSES*0..1]->()-[:EVALUATED_ON|PROPOSES]->(d2:Dataset)
-WITH t, collect(d1.name) + collect(d2.name) AS names
-UNWIND names AS dataset
-WITH t, dataset ORDER BY dataset
-WITH t, collect(DISTINCT dataset) AS datasets
-RETURN t.name AS task, datasets, size(datasets) AS count
-ORDER BY count DESC, task;
+MATCH (p:Paper)-[:PROPOSES*0..1]->()-[:ADDRESSES]->(t:Task)
+MATCH (p)-[:PROPOSES*0..1]->(x)-[r:EVALUATED_ON|USES|PROPOSES]->(d:Dataset)
+WHERE type(r) <> 'PROPOSES' OR x = p
+WITH t, d, count(DISTINCT p) AS papers
+RETURN t.name AS task, d.name AS dataset, papers
+ORDER BY task, papers DESC, dataset;

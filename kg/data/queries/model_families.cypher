@@ -1,9 +1,8 @@
-// Which model families are there, and which models (with sizes) belong to each? Follows
-// VARIANT_OF chains, so a family lists its sub-families' models too (Qwen: Qwen3, Qwen3-8B…).
+// Which model families are there, and which models belong to each? One row per family and
+// model, following VARIANT_OF chains (Qwen has Qwen3 and Qwen3-8B), with the model's size and
+// the number of papers that name it.
 // Params: none.
 MATCH (m:Model)-[:VARIANT_OF*1..]->(f:Model)
-WITH f, m ORDER BY m.name
-RETURN f.name AS family,
-       collect(DISTINCT m.name) AS models,
-       [s IN collect(DISTINCT m.size) WHERE s IS NOT NULL] AS sizes
-ORDER BY family;
+WITH DISTINCT f, m
+RETURN f.name AS family, m.name AS model, m.size AS size, m.papers AS papers
+ORDER BY family, model;

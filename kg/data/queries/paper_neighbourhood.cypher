@@ -1,8 +1,9 @@
 // What is around one paper? Every relationship of the paper titled $title (case-insensitive),
 // and those the paper states for what it proposes (DraftMixer USES speculative decoding),
 // returned as paths so that Neo4j Browser draws the paper and its neighbours as a graph.
+// $title defaults to the paper with the most relationships.
 // Params: $title (string).
-:param title => 'DraftMixer';
+:param title => COLLECT { MATCH (p:Paper)-[r]-() WITH p, count(r) AS n ORDER BY n DESC, p.title LIMIT 1 RETURN p.title }[0];
 MATCH (p:Paper)
 WHERE toLower(p.title) = toLower($title)
 CALL {

@@ -1,9 +1,6 @@
-// What does each paper propose? One row per paper: its title and the methods, datasets,
-// models… it introduces (PROPOSES), with their labels.
+// What does each paper propose? One row per paper and what it introduces (PROPOSES): a
+// method, dataset, model…, with its label.
 // Params: none.
 MATCH (p:Paper)-[:PROPOSES]->(e:Entity)
-WITH p, e ORDER BY e.name
-RETURN p.title AS paper,
-       collect(DISTINCT e.name) AS proposes,
-       collect(DISTINCT [l IN labels(e) WHERE l <> 'Entity'][0]) AS labels
-ORDER BY paper;
+RETURN p.title AS paper, e.name AS proposes, [l IN labels(e) WHERE l <> 'Entity'][0] AS label
+ORDER BY paper, proposes;

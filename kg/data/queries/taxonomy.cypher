@@ -1,11 +1,12 @@
-// What is an entity a kind of? Every BROADER chain from the entity up to a root of the
-// taxonomy (an entity with nothing broader).
-// Params: $name (string: entity name or alias, case-insensitive).
-:param name => 'draft model';
+// What is an entity a kind of? Every BROADER step above the entity, up to the roots of the
+// taxonomy: one row per step (narrower, broader).
+// $name: entity name or alias, case-insensitive (default: the most named entity that has
+// something broader).
+// Params: $name (string).
+:param name => COLLECT { MATCH (e:Entity)-[:BROADER]->() WHERE e.papers IS NOT NULL RETURN e.name ORDER BY e.papers DESC, e.name LIMIT 1 }[0];
 MATCH (e:Entity)
 WHERE toLower(e.name) = toLower($name)
    OR any(a IN coalesce(e.aliases, []) WHERE toLower(a) = toLower($name))
-MATCH path = (e)-[:BROADER*1..]->(top:Entity)
-WHERE NOT (top)-[:BROADER]->()
-RETURN [n IN nodes(path) | n.name] AS chain, length(path) AS steps
-ORDER BY steps, chain;
+MATCH (e)-[:BROADER*0..]->(x)-[:BROADER]->(y)
+RETURN DISTINCT e.name AS entity, x.name AS narrower, y.name AS broader
+ORDER BY entity, narrower, broader;

@@ -3,6 +3,7 @@
 // Params: $limit (integer, rows to return).
 :param limit => 20;
 MATCH (p:Paper)-[:PROPOSES*0..1]->()-[:ADDRESSES]->(t:Task)
-RETURN t.name AS task, count(DISTINCT p) AS papers
+WITH t, count(DISTINCT p) AS papers
+RETURN t.name AS task, papers
 ORDER BY papers DESC, task
 LIMIT $limit;

@@ -320,19 +320,19 @@ def rows_by(rows: list[dict], key: str) -> dict:
 
 
 def check_proposals(db, G):
-    rows = rows_by(run_query(db, "proposals"), "paper")
+    rows = run_query(db, "proposals")
+    pairs = {(r["paper"], r["proposes"]) for r in rows}
     # every sample abstract introduces something (propose / introduce / present / release)
-    assert len(rows) == 8
-    for paper, thing in [("DraftMixer", "DraftMixer"), ("StepCut", "StepCut"), ("FedTrim", "FedTrim"),
-                         ("HeteroLens", "HeteroLens"), ("SparseOrder", "SparseOrder"),
-                         ("TestReward", "TestReward"), ("PolyVQA", "PolyVQA")]:
-        assert thing in rows[paper]["proposes"]
-    art = next(r for p, r in rows.items() if "Anchor Replay Tuning" in p)
-    assert "Anchor Replay Tuning" in art["proposes"]
+    assert len({p for p, _ in pairs}) == 8
+    for thing in ("DraftMixer", "StepCut", "FedTrim", "HeteroLens", "SparseOrder", "TestReward", "PolyVQA"):
+        assert (thing, thing) in pairs
+    assert any("Anchor Replay Tuning" in p and e == "Anchor Replay Tuning" for p, e in pairs)
+    assert {r["label"] for r in rows if r["proposes"] == "PolyVQA"} == {"Dataset"}  # "a benchmark"
 
 
 def check_papers_using_technique(db, G):
-    rows = run_query(db, "papers_using_technique")  # :param technique => 'speculative decoding'
+    assert run_query(db, "papers_using_technique")  # the default: the technique most papers use
+    rows = run_query(db, "papers_using_technique", technique="speculative decoding")
     assert [r["paper"] for r in rows] == ["DraftMixer"]  # the only abstract about speculative decoding
     assert "speculative decoding" in rows[0]["via"]
     assert [r["paper"] for r in run_query(db, "papers_using_technique", technique="MoE")] == \
@@ -370,9 +370,12 @@ def check_top_tasks(db, G):
 def check_shared_entities(db, G):
     rows = rows_by(run_query(db, "shared_entities"), "name")
     assert rows["HumanEval"]["papers"] == 2  # DraftMixer and TestReward both report HumanEval
-    assert rows["HumanEval"]["titles"] == ["DraftMixer", "TestReward"]
+    assert rows["HumanEval"]["label"] == "Dataset"
     assert all(r["papers"] > 1 for r in rows.values())
-    assert run_query(db, "shared_entities", label="Model") == []  # no model is named in two abstracts
+    assert len(run_query(db, "shared_entities", limit=1)) == 1
+    models = run_query(db, "shared_entities", label="Model")
+    expected = {d["name"]: d["papers"] for _, d in G.nodes(data=True) if d["label"] == "Model" and d.get("papers", 0) > 1}
+    assert {r["name"]: r["papers"] for r in models} == expected and {r["label"] for r in models} <= {"Model"}
     assert [r["name"] for r in run_query(db, "shared_entities", label="Dataset")] == ["HumanEval"]
 
 
@@ -425,25 +428,31 @@ def check_comparisons(db, G):
 
 
 def check_model_families(db, G):
-    rows = rows_by(run_query(db, "model_families"), "family")
-    assert "Qwen3-8B" in rows["Qwen3"]["models"] and "8B" in rows["Qwen3"]["sizes"]
+    rows = run_query(db, "model_families")
+    assert {"family": "Qwen3", "model": "Qwen3-8B", "size": "8B", "papers": 1} in rows
+    assert {"family": "Qwen", "model": "Qwen3-8B", "size": "8B", "papers": 1} in rows  # through Qwen3
     for model in ("Qwen2.5-Coder-7B", "Qwen2.5-VL-7B"):  # a 7B model of the Qwen2.5 family
-        assert any(model in r["models"] and "7B" in r["sizes"] for f, r in rows.items() if f.startswith("Qwen2.5"))
-    assert all(f not in r["models"] for f, r in rows.items())
+        assert any(r["model"] == model and r["size"] == "7B" and r["family"].startswith("Qwen2.5") for r in rows)
+    assert all(r["family"] != r["model"] for r in rows)
 
 
 def check_taxonomy(db, G):
-    chains = [r["chain"] for r in run_query(db, "taxonomy", name="RLHF")]
-    assert chains and all(c[0] == "reinforcement learning from human feedback" for c in chains)
-    assert any("reinforcement learning" in c for c in chains)
-    for c in chains:  # each chain ends at a root: the last node has nothing broader
-        top = next(n for n, d in G.nodes(data=True) if d.get("name") == c[-1])
-        assert not any(d["type"] == "BROADER" for _, _, d in G.out_edges(top, data=True))
+    rows = run_query(db, "taxonomy", name="RLHF")
+    assert rows and {r["entity"] for r in rows} == {"reinforcement learning from human feedback"}
+    steps = {(r["narrower"], r["broader"]) for r in rows}
+    assert ("reinforcement learning from human feedback", "reinforcement learning") in steps
+    names = {d.get("name"): n for n, d in G.nodes(data=True)}
+    for child, parent in steps:  # each step is a BROADER edge of the graph
+        assert G.has_edge(names[child], names[parent])
+    for top in {p for _, p in steps} - {c for c, _ in steps}:  # the chains end at roots
+        assert not any(d["type"] == "BROADER" for _, _, d in G.out_edges(names[top], data=True))
+    assert run_query(db, "taxonomy")  # the default: the most named entity with something broader
     assert run_query(db, "taxonomy", name="no such entity") == []
 
 
 def check_edge_evidence(db, G):
-    (row,) = run_query(db, "edge_evidence")  # DraftMixer OUTPERFORMS EAGLE-2
+    assert run_query(db, "edge_evidence")  # the default: the comparison stated most surely
+    (row,) = run_query(db, "edge_evidence", source="draftmixer", target="EAGLE-2", type="OUTPERFORMS")
     assert "DraftMixer outperforms EAGLE-2" in row["evidence"] and row["paper"] == "DraftMixer"
     abstract = next(d["abstract"] for _, d in G.nodes(data=True) if d.get("title") == "DraftMixer")
     assert abstract[row["start"]:row["end"]] == row["evidence"]
@@ -453,30 +462,31 @@ def check_edge_evidence(db, G):
 
 
 def check_datasets_per_task(db, G):
-    rows = rows_by(run_query(db, "datasets_per_task"), "task")
+    rows = run_query(db, "datasets_per_task")
     # "PolyVQA, a benchmark for visual question answering"
-    assert "PolyVQA" in rows["visual question answering"]["datasets"]
+    assert {"task": "visual question answering", "dataset": "PolyVQA", "papers": 1} in rows
     abstracts = [d["abstract"] for _, d in G.nodes(data=True) if d["label"] == "Paper"]
-    for task, r in rows.items():  # a dataset goes with a task that one abstract names with it
-        for dataset in r["datasets"]:
-            assert any(task.lower() in a.lower() and dataset in a for a in abstracts), (task, dataset)
+    for r in rows:  # a dataset goes with a task that one abstract names with it
+        assert any(r["task"].lower() in a.lower() and r["dataset"] in a for a in abstracts), r
 
 
 def check_venue_summary(db, G):
-    (row,) = run_query(db, "venue_summary", top=3)
+    (row,) = run_query(db, "venue_summary")
     assert (row["venue"], row["year"], row["papers"]) == ("Workshop 2026", 2026, 8)
     assert row["proposing"] == 8 and row["with_code"] == 2  # two abstracts give a URL
-    assert len(row["top_techniques"]) == 3
 
 
 def check_search_entities(db, G):
-    rows = run_query(db, "search_entities")  # :param q => 'LoRA'
+    top = max((d for _, d in G.nodes(data=True) if d.get("papers")), key=lambda d: (d["papers"], [-ord(c) for c in d["name"]]))
+    assert top["name"] in [r["name"] for r in run_query(db, "search_entities")]  # the default: the most named
+    rows = run_query(db, "search_entities", q="LoRA")
     assert "lora" in [rows[0]["name"].lower(), *(a.lower() for a in rows[0]["aliases"] or [])]
     assert "speculative decoding" in [r["name"] for r in run_query(db, "search_entities", q="speculative")]
 
 
 def check_paper_neighbourhood(db, G):
-    rows = run_query(db, "paper_neighbourhood")  # :param title => 'DraftMixer'
+    assert run_query(db, "paper_neighbourhood")  # the default: the paper with the most relationships
+    rows = run_query(db, "paper_neighbourhood", title="draftmixer")
     paper = next(n for n, d in G.nodes(data=True) if d.get("title") == "DraftMixer")
     pid = paper.split(":", 1)[1]
     proposed = [m for _, m, d in G.out_edges(paper, data=True) if d["type"] == "PROPOSES"]

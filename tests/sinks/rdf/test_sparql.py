@@ -47,8 +47,11 @@ def abstract_of(folder) -> dict[str, str]:
     return {d["name"]: d["abstract"] for _, d in G.nodes(data=True) if d["label"] == "Paper"}
 
 
-def select(store: ox.Store, name: str) -> list[dict[str, str]]:
-    text, qname = sparql.read_query(str(ROOT / "queries" / f"{name}.rq"))
+def select(store: ox.Store, query: str, **params) -> list[dict[str, str]]:
+    from kg.queries import bind_sparql
+
+    text, qname = sparql.read_query(str(ROOT / "queries" / f"{query}.rq"))
+    text = bind_sparql(text, params, query)
     names, rows = sparql.rows(sparql.run(store, text, qname), sparql.PREFIXES)
     return [dict(zip(names, r, strict=True)) for r in rows]
 
@@ -78,15 +81,18 @@ def test_proposals(store, abstract_of):
             "SparseOrder", "FedTrim"} <= proposed
     for r in rows:
         assert r["proposes"] in abstract_of[r["paper"]]
-        assert r["type"] in ("Method", "Dataset", "Model", "Technique", "Software", "Task", "Metric")
-    assert {r["type"] for r in rows if r["proposes"] == "PolyVQA"} == {"Dataset"}  # "a benchmark"
+        assert r["label"] in ("Method", "Dataset", "Model", "Technique", "Software", "Task", "Metric")
+    assert {r["label"] for r in rows if r["proposes"] == "PolyVQA"} == {"Dataset"}  # "a benchmark"
 
 
 def test_papers_using_technique(store, abstract_of):
-    rows = select(store, "papers_using_technique")
-    assert [r["technique"] for r in rows] == ["speculative decoding"]
+    rows = select(store, "papers_using_technique", technique="speculative decoding")
+    assert [r["paper"] for r in rows] == ["DraftMixer"]
+    assert "speculative decoding" in rows[0]["via"].split("; ")  # and its narrower draft model
     assert "speculative decoding" in abstract_of[rows[0]["paper"]]
     assert mentions("speculative decoding") == 1
+    assert select(store, "papers_using_technique", technique="MOE") == [{"paper": "DraftMixer", "via": "mixture-of-experts"}]  # an alias
+    assert select(store, "papers_using_technique")  # the default is the technique most papers use
 
 
 def test_top_tasks(store):
@@ -110,7 +116,7 @@ def test_shared_models(store):
 def test_papers_with_code(store):
     rows = select(store, "papers_with_code")
     urls_in_text = {u.rstrip(".") for u in re.findall(r"https?://\S+", SAMPLE_TEXT)}
-    assert {r["url"] for r in rows} == urls_in_text == {"https://github.com/example-lab/draftmixer",
+    assert {r["code"] for r in rows} == urls_in_text == {"https://github.com/example-lab/draftmixer",
                                                         "https://example-lab.github.io/stepcut/"}
     assert {r["paper"] for r in rows} == {"DraftMixer", "StepCut"}
 
@@ -177,50 +183,52 @@ def test_cooccurring_techniques_agree_with_the_graph(store, folder):
 
 def test_comparisons(store, abstract_of):
     rows = select(store, "comparisons")
-    assert {"entity": "DraftMixer", "relation": "outperforms", "other": "EAGLE-2",
+    assert {"method": "DraftMixer", "relation": "OUTPERFORMS", "other": "EAGLE-2",
             "paper": "DraftMixer"} in rows
     for r in rows:
         abstract = abstract_of[r["paper"]]
-        assert r["entity"] in abstract and r["other"] in abstract, r
+        assert r["method"] in abstract and r["other"] in abstract, r
 
 
 def test_model_families(store):
     rows = select(store, "model_families")
-    assert {"family": "Qwen3", "variant": "Qwen3-8B", "size": "8B", "papers": "1"} in rows
+    assert {"family": "Qwen3", "model": "Qwen3-8B", "size": "8B", "papers": "1"} in rows
+    assert {"family": "Qwen", "model": "Qwen3-8B", "size": "8B", "papers": "1"} in rows  # a chain
 
     def key(s):
         return re.sub(r"[^a-z0-9]", "", s.lower())
 
     for r in rows:
-        assert key(r["variant"]).startswith(key(r["family"])), r
-        assert not r["size"] or r["size"] in r["variant"]
+        assert key(r["model"]).startswith(key(r["family"])), r
+        assert not r["size"] or r["size"] in r["model"]
 
 
-def test_taxonomy_is_the_closure_of_lexicon_facts(store):
+def test_taxonomy_steps_are_lexicon_facts_up_to_a_root(store):
     from kg.extract.lexicon import default_lexicon
     from kg.schema import LABELS
 
     lexicon = default_lexicon()
-    rows = select(store, "taxonomy")
-    direct = {(r["entity"], r["ancestor"]) for r in rows if r["steps"] == "1"}
-    assert ("draft model", "speculative decoding") in direct or not mentions("draft model")
-    for child, parent in direct:
+    rows = select(store, "taxonomy", name="rlhf")  # by alias, case-insensitive
+    steps = {(r["narrower"], r["broader"]) for r in rows}
+    assert {r["entity"] for r in rows} == {"reinforcement learning from human feedback"}
+    assert ("reinforcement learning from human feedback", "reinforcement learning") in steps
+    for child, parent in steps:
         entries = [e for lab in LABELS if (e := lexicon.get(lab, child)) is not None]
         parents = {b for e in entries for b in e.broader}
         parents |= {hit.name for b in parents if (hit := lexicon.lookup(b)) is not None}
         assert parent in parents, (child, parent)
-    closure = set(direct)
-    while True:
-        more = {(a, c) for a, b in closure for b2, c in direct if b == b2} - closure
-        if not more:
-            break
-        closure |= more
-    assert {(r["entity"], r["ancestor"]) for r in rows} == closure
+    children = {c for c, _ in steps}
+    assert {p for _, p in steps} - children, "the chain ends at a root"
+    assert select(store, "taxonomy")  # the default: the most named entity with something broader
+    assert select(store, "taxonomy", name="no such entity") == []
 
 
 def test_edge_evidence(store, abstract_of):
-    rows = select(store, "edge_evidence")
-    assert any(r["relation"] == "outperforms" and r["type"] == "Method" for r in rows)
+    rows = select(store, "edge_evidence", source="draftmixer", target="EAGLE-2")
+    assert any(r["relation"] == "OUTPERFORMS" for r in rows)
+    default = select(store, "edge_evidence")  # the ends of the comparison stated most surely
+    assert default and any(r["relation"] in ("OUTPERFORMS", "COMPARED_WITH") for r in default)
+    assert select(store, "edge_evidence", source="DraftMixer", target="EAGLE-2", type="USES") == []
     for r in rows:
         assert (r["subject"], r["object"]) == ("DraftMixer", "EAGLE-2")
         assert abstract_of[r["paper"]][int(r["start"]):int(r["end"])] == r["evidence"]
@@ -240,27 +248,31 @@ def test_venue_summary(store):
     [row] = select(store, "venue_summary")
     assert "Workshop 2026" in row["venue"] and row["year"] == "2026"
     assert int(row["papers"]) == len(ABSTRACTS) == 8
-    assert int(row["papersWithCode"]) == 2
-    assert int(row["proposed"]) >= 8
+    assert int(row["with_code"]) == 2
+    assert int(row["proposing"]) == 8
 
 
 def test_shared_entities(store):
-    rows = {r["entity"]: int(r["papers"]) for r in select(store, "shared_entities")}
+    rows = {r["name"]: int(r["papers"]) for r in select(store, "shared_entities")}
     assert rows["HumanEval"] == 2 == mentions("HumanEval")  # DraftMixer and TestReward
     assert all(n > 1 for n in rows.values())
+    assert [r["name"] for r in select(store, "shared_entities", label="Dataset")] == ["HumanEval"]
+    assert len(select(store, "shared_entities", limit=1)) == 1
 
 
 def test_aliases(store):
-    rows = {r["entity"]: r["aliases"].split(" | ") for r in select(store, "aliases")}
+    rows = {r["name"]: r["aliases"].split("; ") for r in select(store, "aliases")}
     assert "ART" in rows["Anchor Replay Tuning"]  # "Anchor Replay Tuning (ART)"
 
 
 def test_dataset_summary_matches_the_graph(store, folder):
     G = load_graph(folder)
-    rows = {r["class"]: int(r["entities"]) for r in select(store, "dataset_summary")}
-    for label in {d["label"] for _, d in G.nodes(data=True)}:
-        assert rows[label] == sum(1 for _, d in G.nodes(data=True) if d["label"] == label)
-    assert rows["Statement"] == sum(1 for *_, d in G.edges(data=True) if d.get("paper"))
+    from kg.stats import summary
+
+    rows = select(store, "dataset_summary")
+    s = summary(G)
+    assert {r["name"]: int(r["count"]) for r in rows if r["kind"] == "node"} == s["nodes_per_label"]
+    assert {r["name"]: int(r["count"]) for r in rows if r["kind"] == "relationship"} == s["edges_per_type"]
 
 
 # ---------------------------------------------------------------- formats

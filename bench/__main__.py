@@ -165,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
 
         results["export"] = optional("export", sinks.bench_export, graph_dir, tmp)
         results["sparql"] = optional("sparql", sinks.bench_sparql, graph_dir, tmp)
+        from .store import bench_store
+
+        results["sparql_store"] = optional("sparql_store", bench_store, graph_dir)
         if not args.skip_neo4j:
             results["neo4j"] = optional("neo4j", sinks.bench_neo4j, graph_dir)
     finally:

@@ -75,10 +75,10 @@ def write_report(r: dict, folder: Path) -> None:
     lines += ["## Incremental build", "",
               f"Adding {inc['added']:,} papers to a graph of {inc['base_papers']:,}: {inc['incremental_s']} s; "
               f"building them alone: {inc['alone_s']} s; ratio **{inc['ratio_incremental_vs_alone']}x**.", ""]
-    for section in ("export", "sparql", "neo4j"):
+    for section in ("export", "sparql", "sparql_store", "neo4j"):
         if section not in r:
             continue
-        lines += [f"## {section.capitalize()}", ""]
+        lines += [f"## {section.replace('_', ' ').capitalize()}", ""]
         data = r[section]
         if "skipped" in data:
             lines += [f"Skipped: {data['skipped']}", ""]

@@ -106,14 +106,13 @@ class Graph:
         and DESCRIBE one ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
-        from kg.sinks.rdf.sparql import ensure_export, load_store, read_query, run
+        from kg.sinks.rdf.sparql import read_query, run
 
         text, name = read_query(query)
         if params:  # a trailing VALUES block binds them, as SPARQL 1.1 allows after any query
             text = (f"{text.rstrip()}\nVALUES ({' '.join('?' + k for k in params)}) "
                     f"{{ ({' '.join(str(_term(v)) for v in params.values())}) }}")
-        store = self._store(ensure_export(self.folder), load_store)
-        result = run(store, text, name)
+        result = run(self._stores.get().store, text, name)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)
         if isinstance(result, ox.QueryTriples):
@@ -122,11 +121,13 @@ class Graph:
         names = [v.value for v in result.variables]
         return [{n: _value(row[n]) for n in names} for row in result]
 
-    def _store(self, nt: Path, load_store):
-        key = str(nt)
-        if getattr(self, "_store_key", None) != key:
-            self._store_key, self._store_obj = key, load_store([nt])
-        return self._store_obj
+    @cached_property
+    def _stores(self):
+        """The folder's persistent SPARQL store, kept open between queries and reopened
+        after a new build (:mod:`kg.sinks.rdf.store`)."""
+        from kg.sinks.rdf.store import Stores
+
+        return Stores(self.folder)
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
                  database: str | None = None, wipe_first: bool = False) -> LoadResult:

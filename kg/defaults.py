@@ -9,3 +9,5 @@ BASE_IRI = "https://w3id.org/kg/"  # base of node IRIs in RDF exports
 NEO4J_URI = "bolt://127.0.0.1:7687"  # the local server scripts/neo4j starts
 NEO4J_USER = "neo4j"
 NEO4J_BATCH = 1000  # rows per UNWIND transaction of kg load
+SPARQL_HOST = "127.0.0.1"  # kg serve listens on loopback only unless told otherwise
+SPARQL_PORT = 7878  # kg serve's port (the one Oxigraph's own server uses)

@@ -105,7 +105,10 @@ def sparql(
         "--param", "-p", help="name=value (repeatable): the value of the query's VALUES ?name block.")] = None,
     allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,
 ) -> None:
-    """Run a SPARQL 1.1 query over the graph's RDF export (made on demand) with pyoxigraph.
+    """Run a SPARQL 1.1 query over the graph with pyoxigraph.
+
+    The graph is queried from a persistent store in its folder, built on the first query
+    after each build (--data files are loaded in memory instead).
 
     Standard prefixes (kg:, rdf:, rdfs:, skos:, schema:, dcterms:, prov:, xsd:, owl:) may be
     left undeclared.
@@ -115,7 +118,6 @@ def sparql(
     from kg.sinks.rdf.sparql import (
         FORMATS,
         data_prefixes,
-        ensure_export,
         load_store,
         read_query,
         rows,
@@ -133,7 +135,15 @@ def sparql(
     params = dict(parse_param(p) for p in param or [])
     if params or path is not None:
         text = bind_sparql(text, params, path.stem if path is not None else name)
-    store = load_store(data or [ensure_export(graph)])
+    if data:
+        store = load_store(data)
+    else:
+        from kg.sinks.rdf.store import open_store
+
+        opened = open_store(graph)
+        store = opened.store
+        if opened.note:
+            err.print(f"note: {opened.note}", markup=False)
     result = run(store, text, name, allow_service)
     try:  # results are lazy: a remote endpoint fails while they are read
         if fmt != "table":

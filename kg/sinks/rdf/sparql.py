@@ -29,11 +29,10 @@ pyoxigraph 0.5 wins by 7x to 1000x, serialises SPARQL 1.1 JSON / CSV results to 
 and reports syntax errors with line and column. rdflib remains the input of pySHACL
 (:func:`kg.sinks.rdf.validate.validate`).
 
-Data. By default the N-Triples export of the folder's current generation
-(``<graph>/.kg/current/graph.nt``), written on demand when missing; ``--data`` loads other files
-instead (any RDF syntax, by extension). Loading is fast enough (0.5 s for 242k triples) to
-redo on every call into an in-memory store, so no on-disk store is kept: nothing to lock,
-invalidate or clean up.
+Data. By default the folder's current graph, from a persistent on-disk store built once per
+generation from its N-Triples export (:mod:`kg.sinks.rdf.store`): reloading the export on
+every call cost 1.5 to 2.5 s per query on one conference, and more on several. ``--data``
+loads other files into an in-memory store instead (any RDF syntax, by extension).
 
 Prefixes. Queries may omit ``PREFIX`` declarations for ``kg: rdf: rdfs: owl: xsd: skos:
 schema: dcterms: prov: fabio: void:``: they are passed to the parser as defaults (so line

@@ -31,7 +31,7 @@ app = typer.Typer(
     name="kg",
     help="Build knowledge graphs of machine-learning research from conference paper lists.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
@@ -150,18 +150,48 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "rdf", "serve", "neo4j", "queries", "evaluation"):
+    for mod in ("build", "stats", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 
 _register()
 
 
+_METAVARS = {"<path>": "PATH", "<str>": "TEXT", "<int>": "N", "<float>": "NUMBER",
+             "<list[str]>": "TEXT", "<list[path]>": "PATH"}
+
+
+def tidy_help(command) -> None:
+    """Help in the usual style: no type after a flag (``--fresh``, not ``--fresh <bool>``),
+    ``PATH``, ``TEXT`` and ``N`` for values; a ``metavar`` a command sets (the choices of
+    ``--format``) is kept."""
+    for sub in getattr(command, "commands", {}).values():
+        tidy_help(sub)
+    ctx = typer.Context(command)
+    help_option = command.get_help_option(ctx)  # made once per command, then reused
+    if help_option is not None:
+        help_option.metavar = ""
+    for param in command.params:
+        if getattr(param, "param_type_name", "") == "argument" and hasattr(param, "display_type"):
+            shown = _METAVARS.get(param.display_type(ctx), "TEXT")  # the type column of an argument
+            param.display_type_rich = lambda ctx, shown=shown: shown
+            continue
+        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+        elif hasattr(param, "display_type"):
+            shown = param.display_type(ctx)
+            param.metavar = _METAVARS.get(shown, shown.strip("<>").upper())
+
+
 def main() -> None:
     """Entry point: library errors become one line on stderr and an exit code."""
     err = Consoles().err
+    command = typer.main.get_command(app)
+    tidy_help(command)
     try:
-        rc = app(standalone_mode=False)
+        rc = command.main(standalone_mode=False, prog_name="kg")
     except KgError as exc:
         err.print(f"kg: error: {exc}", markup=False)
         sys.exit(exit_code(exc))

@@ -67,7 +67,7 @@ def build(
 def extract(
     ctx: typer.Context,
     inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (one object per paper) or table.")] = "jsonl",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="jsonl|table", help="jsonl (one object per paper) or table.")] = "jsonl",
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
     model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
 ) -> None:

@@ -114,7 +114,7 @@ def cypher(
     query: Annotated[str, typer.Argument(help="A Cypher statement, a .cypher file, or the name of a query kg ships (kg queries).")],
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="name=value (repeatable); JSON values (numbers, lists) are parsed.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json|csv", help="table, json or csv.")] = "table",
     write: Annotated[bool, typer.Option("--write", help="Allow the statement to write.")] = False,
     uri: Uri = NEO4J_URI,
     user: User = NEO4J_USER,

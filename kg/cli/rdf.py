@@ -28,7 +28,7 @@ GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder writ
 
 def export(
     ctx: typer.Context,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="ttl (turtle), nt (ntriples), jsonld, graphml or neo4j-csv.")] = "ttl",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="ttl|nt|jsonld|graphml|neo4j-csv", help="ttl (alias turtle), nt (ntriples), jsonld (json-ld), graphml or neo4j-csv (csv).")] = "ttl",
     graph: GraphOpt = GRAPH_DIR,
     out_path: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Output file (a folder for neo4j-csv); default: graph.<ext> in the graph folder.")] = None,
@@ -84,7 +84,10 @@ def validate(
     from kg.sinks.rdf.validate import validate as run_validate
 
     err, out = consoles(ctx).err, consoles(ctx).out
-    report = run_validate(file, examples=examples)
+    size = file.stat().st_size if file.is_file() else 0
+    err.print(f"checking {file} ({size / 1e6:.1f} MB) against the SHACL shapes with pySHACL…", markup=False)
+    with err.status("validating…", spinner="dots"):  # shown on a terminal only
+        report = run_validate(file, examples=examples)
     if report.groups:
         out.print(summarize(report), markup=False, emoji=False, highlight=False)
     if not report.conforms:
@@ -100,7 +103,7 @@ def sparql(
     graph: GraphOpt = GRAPH_DIR,
     data: Annotated[list[Path] | None, typer.Option(
         "--data", "-d", help="RDF file(s) to query instead of the graph folder's export.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json (SPARQL 1.1 results).")] = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="table, csv or json (SPARQL 1.1 results).")] = "table",
     param: Annotated[list[str] | None, typer.Option(
         "--param", "-p", help="name=value (repeatable): the value of the query's VALUES ?name block.")] = None,
     allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,

@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_OUT := exports/demo
 
-.PHONY: demo test test-fast lint bench bench-quick neo4j-start neo4j-stop clean install model
+.PHONY: demo test test-fast lint bench bench-quick neo4j-start neo4j-stop clean install model chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,13 @@ demo: $(STAMP)
 	$(BIN)/kg stats -g $(DEMO_OUT) --top 5
 	$(BIN)/kg sparql queries/proposals.rq -g $(DEMO_OUT)
 
-test: $(STAMP)
+# The Browser test drives Debian's Chromium; install it when missing (as root, on Debian).
+chromium:
+	@test -x /usr/bin/chromium || { test "$$(id -u)" = 0 && command -v apt-get >/dev/null \
+	  && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	  || echo "make: /usr/bin/chromium is missing and cannot be installed here; the Browser test skips" >&2
+
+test: $(STAMP) chromium
 	bash scripts/neo4j start
 	@set -e; trap 'bash scripts/neo4j stop' EXIT; \
 	  eval "$$(bash scripts/neo4j env)"; \

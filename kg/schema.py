@@ -172,6 +172,13 @@ RELATIONS: dict[str, RelType] = {
     )
 }
 
+# A short caption for graph views, on every node Neo4j holds: what a paper proposes (else its
+# title cut on a word boundary), any other node's name, at most DISPLAY_CHARS characters. The
+# Neo4j sink derives it from the graph when it loads or writes import files; it is not a graph
+# attribute, so the RDF export, the ontology and the shapes leave it out (they take LABELS only).
+DISPLAY = Prop("display", "string", "Short caption for graph views (Neo4j only).")
+DISPLAY_CHARS = 40
+
 EDGE_PROPS = (
     Prop("paper", "string", "Id of the paper the edge was extracted from.", False, "prov:wasDerivedFrom"),
     Prop("evidence", "string", "Sentence that supports the edge.", False, "evidence"),

@@ -14,7 +14,7 @@ an empty string and a missing value stays missing. Array elements are separated 
 >>> G.add_edge("paper:p1", "method:ete", key="PROPOSES|p1", type="PROPOSES", paper="p1", confidence=0.9)
 'PROPOSES|p1'
 >>> node_header("Method", [G.nodes["method:ete"]])
-['id:ID(kg)', 'name', 'aliases:string[]', 'papers:long']
+['id:ID(kg)', 'name', 'aliases:string[]', 'papers:long', 'display']
 >>> csv_line(["method:ete", 'Explore "Then" Exploit', ["ETE", "E"], 1, None], ["", "", "string[]", "long", ""])
 '"method:ete","Explore ""Then"" Exploit","ETE\\x1fE",1,'
 """
@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kg.errors import ExportError
-from kg.schema import EDGE_PROPS, LABELS, RELATIONS
+from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS
+from kg.sinks.neo4j.display import display_names
 from kg.sinks.neo4j.store import label_name, node_label, rel_type_name
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _header(cols: list[tuple[str, str]]) -> list[str]:
 
 
 def node_columns(label: str, attrs: list[dict]) -> list[tuple[str, str]]:
-    declared = [(p.name, p.datatype) for p in LABELS[label].props]
+    declared = [(p.name, p.datatype) for p in (*LABELS[label].props, DISPLAY)]
     return _columns(declared, attrs, {"id", "label"})
 
 
@@ -139,8 +140,9 @@ def write_neo4j_csv(G: nx.MultiDiGraph, out_dir: Path, database: str = "neo4j") 
 
     out_dir = Path(out_dir)
     nodes: dict[str, list[tuple[str, dict]]] = defaultdict(list)
+    captions = display_names(G)  # the caption kg load gives every node, as a column
     for n, d in sorted(G.nodes(data=True)):
-        nodes[node_label(G, n)].append((n, d))
+        nodes[node_label(G, n)].append((n, {**d, DISPLAY.name: captions[n]}))
     edges: dict[str, list[tuple[str, str, str, dict]]] = defaultdict(list)
     for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[1], str(e[2]))):
         if d.get("type") not in RELATIONS:

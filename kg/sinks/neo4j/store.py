@@ -31,7 +31,8 @@ from urllib.parse import urlsplit
 
 from kg.defaults import NEO4J_BATCH, NEO4J_URI, NEO4J_USER
 from kg.errors import ExportError, GraphDamaged, Neo4jUnavailable, QueryError
-from kg.schema import EDGE_PROPS, LABELS, RELATIONS
+from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS
+from kg.sinks.neo4j.display import display_names
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -205,11 +206,13 @@ def node_label(G: nx.MultiDiGraph, node: str) -> str:
 
 
 def node_rows(G: nx.MultiDiGraph) -> dict[str, list[dict]]:
-    """Parameter rows per label: ``{"Method": [{"id": …, "props": {…}}, …], …}``."""
+    """Parameter rows per label: ``{"Method": [{"id": …, "props": {…}}, …], …}``; the props
+    carry the node's caption for graph views (``display``) too."""
     rows: dict[str, list[dict]] = defaultdict(list)
+    captions = display_names(G)
     for n, attrs in G.nodes(data=True):
         label = node_label(G, n)
-        rows[label].append({"id": n, "props": node_props(label, attrs)})
+        rows[label].append({"id": n, "props": {**node_props(label, attrs), DISPLAY.name: captions[n]}})
     return dict(rows)
 
 

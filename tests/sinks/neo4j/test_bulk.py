@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from kg.errors import ExportError, Neo4jUnavailable
 from kg.schema import LABELS
 from kg.sinks.neo4j.bulk import ARRAY_DELIMITER, edge_header, node_header, write_neo4j_csv
+from kg.sinks.neo4j.display import display_names, shorten
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "neo4j"
@@ -69,7 +70,7 @@ def test_files_headers_and_arguments(tmp_path):
     assert f"--relationships=USES={tmp_path.resolve() / 'relationships-USES.csv'}" in out.args
     assert "--array-delimiter=U+001F" in out.args and "--multiline-fields=true" in out.args
     header, _ = read_back(tmp_path / "nodes-Paper.csv")
-    assert header == ["id:ID(kg)", "name", "title", "abstract", "year:long", "url", "source"]
+    assert header == ["id:ID(kg)", "name", "title", "abstract", "year:long", "url", "source", "display"]
     header, _ = read_back(tmp_path / "relationships-PROPOSES.csv")
     assert header == [":START_ID(kg)", ":END_ID(kg)", "key", "paper", "evidence", "start:long", "end:long",
                       "rule", "confidence:double"]
@@ -80,7 +81,8 @@ def test_files_headers_and_arguments(tmp_path):
 def test_headers_follow_the_schema_and_type_extra_attributes():
     for label, lab in LABELS.items():
         h = node_header(label, [])
-        assert h[0] == "id:ID(kg)" and len(h) == len(lab.props)  # id + every declared property
+        assert h[0] == "id:ID(kg)" and len(h) == len(lab.props) + 1  # id + every declared property
+        assert h[-1] == "display"  # + the caption kg load gives every node
     assert "aliases:string[]" in node_header("Technique", []) and "papers:long" in node_header("Task", [])
     h = node_header("Method", [{"score": 0.5}, {"score": 1}, {"flag": True}, {"tags": ["a"]}, {"misc": "x"}])
     assert h[-4:] == ["flag:boolean", "misc", "score:double", "tags:string[]"]
@@ -108,7 +110,7 @@ def test_any_string_round_trips_offline(tmp_path_factory, s):
     out = tmp_path_factory.mktemp("csv")
     write_neo4j_csv(G, out)
     _, rows = read_back(out / "nodes-Method.csv")
-    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1"]]
+    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1", shorten(s)]]
 
 
 def test_the_array_delimiter_inside_an_alias_is_refused(tmp_path):
@@ -178,9 +180,11 @@ def test_neo4j_admin_import_gives_the_graph(tmp_path):
         rows = run_cypher(driver, "MATCH (n) RETURN n ORDER BY n.id", database=db).rows
         got = {r["n"]["id"]: r["n"] for r in rows}
         assert set(got) == set(G.nodes)
+        captions = display_names(G)
         for n, d in G.nodes(data=True):
             expected = {"_labels": sorted([d["label"]] + (["Entity"] if LABELS[d["label"]].parent else [])),
-                        "id": n, **{k: v for k, v in d.items() if k != "label" and v not in (None, [])}}
+                        "id": n, **{k: v for k, v in d.items() if k != "label" and v not in (None, [])},
+                        "display": captions[n]}
             assert got[n] == expected, n
         rows = run_cypher(driver, "MATCH (a)-[r]->(b) RETURN a, r, b", database=db).rows
         got_edges = {(r["a"]["id"], r["b"]["id"], r["r"]["key"]): r["r"] for r in rows}

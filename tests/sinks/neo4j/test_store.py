@@ -152,7 +152,7 @@ def test_reloading_follows_changed_and_removed_properties(empty):
     res = ns.load(G, empty, database=DB)
     assert res.nodes_created == 0
     (rec,) = empty.execute_query("MATCH (n:Method) RETURN properties(n) AS p", database_=DB).records
-    assert rec["p"] == {"id": "method:x", "name": "X", "papers": 3}
+    assert rec["p"] == {"id": "method:x", "name": "X", "papers": 3, "display": "X"}
 
 
 def test_row_mode_loads_the_same_graph(empty, sample):

@@ -10,7 +10,7 @@ generated from :mod:`kg.schema` and ``kg/data/queries`` and committed as
 >>> html = guide_html()
 >>> html.count("<slide") == 1 + len(named_queries("cypher"))
 True
->>> '<pre class="runnable">:param title =&gt; &#x27;DraftMixer&#x27;</pre>' in html
+>>> '<pre class="runnable">:param limit =&gt; 20</pre>' in html
 True
 """
 

@@ -127,9 +127,11 @@ def paper_part(ex: Extraction, remap: Mapping[str, str], labels: Mapping[str, st
     pid = paper_node(p.id)
     part = PaperPart()
     attrs: Attrs = {"label": "Paper", "name": p.title or p.id, "title": p.title, "abstract": p.abstract}
-    for k in ("year", "url", "source"):
+    for k in ("year", "url", "pdf", "area", "source"):
         if getattr(p, k) is not None:
             attrs[k] = getattr(p, k)
+    if p.keywords:
+        attrs["keywords"] = list(p.keywords)
     part.nodes[pid] = attrs
     if p.venue:
         vid = entity_id("Venue", p.venue)

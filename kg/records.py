@@ -43,10 +43,12 @@ class Paper:
     github: str | None = None
     keywords: tuple[str, ...] = ()
     source: str | None = None  # "file:line" the record came from
+    pdf: str | None = None
+    area: str | None = None  # the venue's subject area, e.g. OpenReview's primary_area
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "title": self.title, "abstract": self.abstract}
-        for key in ("venue", "year", "url", "github", "source"):
+        for key in ("venue", "year", "url", "pdf", "github", "area", "source"):
             value = getattr(self, key)
             if value is not None:
                 d[key] = value
@@ -69,6 +71,8 @@ class Paper:
             github=d.get("github"),
             keywords=tuple(d.get("keywords", ())),
             source=d.get("source"),
+            pdf=d.get("pdf"),
+            area=d.get("area"),
         )
 
 

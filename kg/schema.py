@@ -99,7 +99,10 @@ LABELS: dict[str, Label] = {
             Prop("title", "string", "Title of the paper.", False, "dcterms:title"),
             Prop("abstract", "string", "Normalised abstract; evidence offsets index it.", False, "dcterms:abstract"),
             Prop("year", "integer", "Publication year.", False, "year"),
-            Prop("url", "string", "Landing page of the paper.", False, "url"),
+            Prop("url", "string", "Landing page of the paper (OpenReview forum, proceedings page).", False, "url"),
+            Prop("pdf", "string", "Link to the paper's PDF.", False, "pdf"),
+            Prop("keywords", "string[]", "Keywords the authors gave.", False, "schema:keywords"),
+            Prop("area", "string", "Subject area the venue filed the paper under (primary area).", False, "subjectArea"),
             Prop("source", "string", "Input file and line the record came from.", False, "sourceRecord"),
         )),
         Label("Venue", "A conference edition, e.g. ICML 2026.", None, ("schema:Event",), COMMON + (

@@ -78,3 +78,38 @@ def test_kept_json_lines_are_the_size_of_their_text():
     finally:
         tracemalloc.stop()
     assert per_line < 400, per_line
+
+
+def test_links_keywords_and_area_of_a_record_reach_the_paper_node_and_every_export(tmp_path):
+    """OpenReview-style records give a forum URL, a PDF link, keywords and a primary area; a
+    proceedings-style record gives a site instead of a URL. All of it reaches the Paper node,
+    the RDF export (valid against the shapes) and the Neo4j CSV header."""
+    from kg.sinks import export_graph
+    from kg.sinks.rdf.sparql import load_store
+    from kg.sinks.rdf.validate import validate
+
+    records = [
+        {"id": "abc123", "title": "FooNet", "abstract": "We propose FooNet, a method for image classification.",
+         "venue": "ICLR 2024", "pdf": "https://openreview.net/pdf/abc123.pdf", "url": "https://openreview.net/forum?id=abc123",
+         "keywords": ["image classification", "convolutions"], "primary_area": "representation learning"},
+        {"id": "p2", "title": "BarNet", "abstract": "We introduce BarNet for object detection.", "venue": "AISTATS",
+         "year": 2020, "site": "https://proceedings.example.org/bar.html", "keywords": None, "primary_area": None},
+    ]
+    src = tmp_path / "papers.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    folder = tmp_path / "g"
+    G = build([str(src)], folder).graph
+    foo, bar = G.nodes["paper:abc123"], G.nodes["paper:p2"]
+    assert (foo["url"], foo["pdf"], foo["keywords"], foo["area"]) == (
+        "https://openreview.net/forum?id=abc123", "https://openreview.net/pdf/abc123.pdf",
+        ["image classification", "convolutions"], "representation learning")
+    assert bar["url"] == "https://proceedings.example.org/bar.html" and "keywords" not in bar and "area" not in bar
+    ttl = export_graph(folder, "ttl").path
+    assert validate(ttl).conforms
+    store = load_store([ttl])
+    rows = store.query('SELECT ?k WHERE { ?p dcterms:identifier "paper:abc123" ; schema:keywords ?k } ORDER BY ?k',
+                       prefixes={"dcterms": "http://purl.org/dc/terms/", "schema": "https://schema.org/"})
+    assert [r["k"].value for r in rows] == ["convolutions", "image classification"]
+    csv_dir = export_graph(folder, "neo4j-csv").path
+    header = next(p for p in csv_dir.iterdir() if "Paper" in p.name).read_text(encoding="utf-8").splitlines()[0]
+    assert "keywords:string[]" in header and "pdf" in header and "area" in header

@@ -284,6 +284,9 @@ def _paper(rec: dict, source: str, line: int | None, report: ReadReport) -> Pape
         report.warn(source, line, f"id of {len(rid):,} characters shortened to {MAX_ID}")
         rid = rid[:MAX_ID - 17] + "-" + short_hash(rid, 16)
     github = rec.get("github") or rec.get("code") or None
+    url = next((rec[k] for k in ("url", "forum", "site") if isinstance(rec.get(k), str) and rec[k].strip()), None)
+    pdf = rec.get("pdf") if isinstance(rec.get("pdf"), str) and rec["pdf"].strip() else None
+    area = rec.get("primary_area") or rec.get("area")
     return Paper(
         id=rid,
         abstract=abstract,
@@ -291,7 +294,9 @@ def _paper(rec: dict, source: str, line: int | None, report: ReadReport) -> Pape
         venue=venue,
         year=year,
         authors=_as_list(rec.get("authors")),
-        url=clean(str(rec["url"])) if rec.get("url") else None,
+        url=clean(url) if url else None,
+        pdf=clean(pdf) if pdf else None,
+        area=clean(area) if isinstance(area, str) and area.strip() else None,
         github=clean(str(github)) if isinstance(github, str) and github.strip() else None,
         keywords=_as_list(rec.get("keywords")),
         source=f"{source}:{line}" if line is not None else source,

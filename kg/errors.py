@@ -38,6 +38,15 @@ class GraphNotFoundError(KgError):
     """The graph folder holds no graph yet."""
 
 
+class NotFound(KgError):
+    """No entity or paper in the graph has the name asked for; ``suggestions`` holds the
+    closest candidates (:class:`kg.explore.lookup.Candidate`), best first."""
+
+    def __init__(self, message: str, suggestions: tuple = ()):
+        super().__init__(message)
+        self.suggestions = suggestions
+
+
 class GraphDamaged(KgError):
     """A graph folder's files do not match their manifest or cannot be parsed (changed or cut
     after kg wrote them), or a graph names nodes it does not hold. Nothing is built on them."""

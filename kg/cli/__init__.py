@@ -1,5 +1,5 @@
 """The ``kg`` command line: a thin typer layer over the library, one module per noun
-(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.rdf` export, validate and sparql, :mod:`.serve`,
+(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.explore` show and search, :mod:`.rdf` export, validate and sparql, :mod:`.serve`,
 :mod:`.neo4j` load and cypher, :mod:`.evaluation` eval). The consoles travel in ``ctx.obj``
 (:class:`Consoles`); the exit codes of library errors are :data:`EXIT_CODES`.
 
@@ -77,7 +77,7 @@ EXIT_CODES: tuple[tuple[type[KgError], int], ...] = (
     (E.ExportError, 4),
     (E.FolderBusy, 5),
     (E.UsageError, 2), (E.ConfigError, 2), (E.InputError, 2), (E.GraphNotFoundError, 2),
-    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2),
+    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2), (E.NotFound, 2),
     (KgError, 2),
 )
 
@@ -150,7 +150,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "stats", "explore", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

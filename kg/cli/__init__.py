@@ -1,5 +1,5 @@
 """The ``kg`` command line: a thin typer layer over the library, one module per noun
-(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.rdf` export, validate and sparql, :mod:`.serve`,
+(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.diff`, :mod:`.rdf` export, validate and sparql, :mod:`.serve`,
 :mod:`.neo4j` load and cypher, :mod:`.evaluation` eval). The consoles travel in ``ctx.obj``
 (:class:`Consoles`); the exit codes of library errors are :data:`EXIT_CODES`.
 
@@ -150,7 +150,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "stats", "diff", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

@@ -97,6 +97,7 @@ def _top(ax, rows: list[dict], color: str) -> None:
     bars = ax.barh([short(r["name"]) for r in rows], [r["papers"] for r in rows], color=color)
     ax.bar_label(bars, labels=[f"{r['papers']:,}" for r in rows], padding=3, fontsize=9)
     ax.set_xlim(0, max((r["papers"] for r in rows), default=1) * 1.15)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("papers naming it")
     ax.grid(axis="x", alpha=0.3)
 

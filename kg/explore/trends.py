@@ -72,6 +72,7 @@ class Trends:
     top: dict[str, tuple[Series, ...]]
     before: tuple[str, ...]  # the periods of the two windows compared
     recent: tuple[str, ...]
+    window: int
     min_papers: int
     rising: tuple[Mover, ...]
     falling: tuple[Mover, ...]
@@ -153,5 +154,5 @@ def trends(G: nx.MultiDiGraph, by: str = "year", *, top: int = TOP, window: int 
                                     tuple(round(per[k][e] / sizes[k], 6) for k in keys)))
         rising = sorted((m for m in movers if m.change > 0), key=lambda m: (-m.change, m.id))[:top]
         falling = sorted((m for m in movers if m.change < 0), key=lambda m: (m.change, m.id))[:top]
-    return Trends(by, tuple(Period(k, sizes[k]) for k in keys), unknown, tops, before, recent, min_papers,
+    return Trends(by, tuple(Period(k, sizes[k]) for k in keys), unknown, tops, before, recent, window, min_papers,
                   tuple(rising), tuple(falling))

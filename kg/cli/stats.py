@@ -77,15 +77,11 @@ def stats(
             con.err.print(f"plot written to {plot}")
         else:
             if trend is None or trend.by != "year":
-                from kg.explore.trends import trends
+                from kg.explore.trends import paper_periods, trends
 
-                trend = trends(G, "year", top=top) if _years(G) >= 2 else None
+                trend = trends(G, "year", top=top) if len(paper_periods(G)[0]) >= 2 else None
             written = stats_pictures(G, s, plot, title, trend)
             con.err.print(f"{len(written)} pictures written to {plot}/: {', '.join(p.name for p in written)}")
-
-
-def _years(G) -> int:
-    return len({d.get("year") for _, d in G.nodes(data=True) if d.get("label") == "Paper"} - {None})
 
 
 def register(app: typer.Typer) -> None:

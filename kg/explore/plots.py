@@ -35,7 +35,7 @@ def pyplot() -> Iterator[Any]:
     :class:`~kg.errors.ConfigError` that names the extra to install."""
     try:
         import matplotlib
-    except ModuleNotFoundError:
+    except ImportError:
         raise ConfigError("pictures need matplotlib: pip install 'kg[plot]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -168,7 +168,7 @@ def trend_picture(t: Trends, path: Path, title: str, lines: int = 3) -> Path:
         bx.set_ylabel("share of the year's papers (%)")
         bx.tick_params(axis="x", labelrotation=45 if len(keys) > 10 else 0)
         bx.grid(alpha=0.3)
-        rule = (f"green: rising most, red: falling most ({', '.join(t.recent)} vs {', '.join(t.before)})"
+        rule = (f"green: rising most, red: falling most ({t.recent[0]}-{t.recent[-1]} vs {t.before[0]}-{t.before[-1]})"
                 if t.rising or t.falling else "top techniques")
         bx.set_title(f"Share of papers naming an entity; {rule}", fontsize=10)
         if chosen:

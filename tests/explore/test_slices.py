@@ -1,7 +1,7 @@
 import pytest
 
 from kg.errors import UsageError
-from kg.explore.slices import graph_name, parse_selector, papers_of
+from kg.explore.slices import graph_name, papers_of, parse_selector
 
 
 def test_selectors_parse_years_ranges_alternatives_and_venues():

@@ -1,12 +1,10 @@
 """Two small made-up paper lists, an older one (2021-2022, AlphaConf) and a newer one
-(2023-2024, BetaConf), and graph folders built from them: each alone and both together."""
+(2023-2024, BetaConf), for comparisons and trends (the ``toy_folders`` fixture builds them)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import pytest
 
 OLD = [
     ("AlphaConf", 2021, "We propose ZorbNet, a graph neural network for node classification. ZorbNet uses "
@@ -35,18 +33,3 @@ def write_list(path: Path, rows) -> Path:
                    "title": abstract.split(",")[0], "abstract": abstract}
             fh.write(json.dumps(rec) + "\n")
     return path
-
-
-@pytest.fixture(scope="session")
-def toy_folders(tmp_path_factory) -> dict[str, Path]:
-    """Graph folders ``old``, ``new`` and ``both`` (one graph of all nine papers)."""
-    from kg.builder import build
-
-    root = tmp_path_factory.mktemp("toy")
-    old = write_list(root / "old.jsonl", OLD)
-    new = write_list(root / "new.jsonl", NEW)
-    out = {}
-    for name, inputs in (("old", [old]), ("new", [new]), ("both", [old, new])):
-        out[name] = root / name
-        build([str(p) for p in inputs], out[name])
-    return out

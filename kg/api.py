@@ -112,6 +112,36 @@ class Graph:
         return search(self.nx, text, label=label, venue=venue, year=year, uses=uses, addresses=addresses,
                       limit=limit)
 
+    def diff(self, other: Graph | None = None, old: str | None = None, new: str | None = None,
+             top: int = 10, min_papers: int = 5, min_link_papers: int = 3):
+        """What changed from this graph (or its slice ``old``, e.g. ``"year=2023"``) to ``other``
+        (default: this graph; or its slice ``new``), as ``kg diff``: a frozen
+        :class:`kg.explore.diff.Diff` (``dataclasses.asdict`` gives its JSON)."""
+        from kg.explore.diff import diff_folders
+
+        return diff_folders(self.folder, other.folder if other is not None else None, old_select=old,
+                            new_select=new, top=top, min_papers=min_papers, min_link_papers=min_link_papers)
+
+    def trends(self, by: str = "year", top: int = 10, window: int = 3, min_papers: int = 10):
+        """Papers and top entities per year (or venue) with the entities rising and falling
+        most, as ``kg stats --by-year``: a frozen :class:`kg.explore.trends.Trends`."""
+        from kg.explore.trends import trends
+
+        return trends(self.nx, by, top=top, window=window, min_papers=min_papers)
+
+    def plot(self, folder: str | Path, top: int = 10) -> list[Path]:
+        """Write the pictures of ``kg stats --plot FOLDER`` and return their paths (needs
+        ``pip install 'kg[plot]'``)."""
+        from kg.explore.plots import size_title, stats_pictures
+        from kg.explore.slices import graph_name
+        from kg.explore.trends import paper_periods, trends
+        from kg.stats import summary
+
+        s = summary(self.nx, top)
+        title = size_title(graph_name(self.folder, self.manifest), s["coverage"]["papers"], s["nodes"], s["edges"])
+        trend = trends(self.nx, "year", top=top) if len(paper_periods(self.nx)[0]) >= 2 else None
+        return stats_pictures(self.nx, s, Path(folder), title, trend)
+
     def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
         """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;
         by default from the extension) and return the path; as ``kg export``."""

@@ -1,8 +1,7 @@
-"""Rendering of :func:`kg.stats.summary`: rich tables for the terminal, a PNG for reports."""
+"""Rendering of :func:`kg.stats.summary` and of trends: rich tables for the terminal (pictures are\n:mod:`kg.explore.plots`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -47,35 +46,39 @@ def print_summary(s: dict[str, Any], console: Console) -> None:
         console.print(t)
 
 
-def plot_summary(G, s: dict[str, Any], path: Path) -> None:
-    """Nodes per label, edges per type, and the entity degree distribution (log-log)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ModuleNotFoundError:
-        from kg.errors import ConfigError
-
-        raise ConfigError("--plot needs matplotlib: pip install 'kg[plot]'") from None
-    from collections import Counter
-
-    from kg.schema import ENTITY_LABELS
-
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    labels = s["nodes_per_label"]
-    axes[0].barh(list(labels), list(labels.values()), color="#4C72B0")
-    axes[0].set_title("Nodes per label")
-    types = s["edges_per_type"]
-    axes[1].barh(list(types), list(types.values()), color="#55A868")
-    axes[1].set_title("Edges per type")
-    degs = Counter(G.degree(n) for n, d in G.nodes(data=True) if d["label"] in ENTITY_LABELS)
-    xs = sorted(k for k in degs if k > 0)
-    axes[2].loglog(xs, [degs[x] for x in xs], "o", ms=3, color="#C44E52")
-    axes[2].set_xlabel("degree")
-    axes[2].set_ylabel("entities")
-    axes[2].set_title("Entity degree distribution")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+def print_trends(t, console: Console, columns: int = 8) -> None:
+    """The tables of a :class:`kg.explore.trends.Trends`: papers per period, the top entities'
+    share of each period's papers (the last ``columns`` periods; ``--json`` has them all), and
+    the entities rising and falling most."""
+    console.print(_kv_table(f"Papers per {t.by}", {p.key: f"{p.papers:,}" for p in t.periods}, t.by, "papers"))
+    if t.unknown:
+        console.print(f"{t.unknown:,} papers without a {t.by} are left out")
+    shown = list(range(len(t.periods)))[-columns:]
+    for label, rows in t.top.items():
+        tab = Table(title=f"Top {label}: share of each {t.by}'s papers" +
+                    (f" (last {columns} of {len(t.periods)})" if len(t.periods) > columns else ""),
+                    title_justify="left")
+        tab.add_column("name", min_width=16)
+        tab.add_column("papers", justify="right")
+        for i in shown:
+            tab.add_column(t.periods[i].key, justify="right")
+        for r in rows:
+            tab.add_row(r.name, f"{r.papers:,}", *(f"{100 * r.shares[i]:.1f}%" for i in shown))
+        console.print(tab)
+    if not (t.rising or t.falling):
+        if t.by == "year":
+            console.print(f"rising and falling compare two windows of {t.window} years: they need "
+                          f"{2 * t.window} years, the graph has {len(t.periods)}")
+        return
+    span = (f"{t.recent[0]}-{t.recent[-1]} against {t.before[0]}-{t.before[-1]}; "
+            f"entities named by ≥ {t.min_papers} papers in those years")
+    for title, rows in (("Rising most", t.rising), ("Falling most", t.falling)):
+        tab = Table(title=f"{title}: share of papers, {span}", title_justify="left")
+        tab.add_column("name", min_width=16)
+        tab.add_column("label")
+        for col in ("before", "recent", "before %", "recent %", "Δ pp"):
+            tab.add_column(col, justify="right")
+        for m in rows:
+            tab.add_row(m.name, m.label, str(m.before_papers), str(m.recent_papers), f"{100 * m.before_share:.2f}%",
+                        f"{100 * m.recent_share:.2f}%", f"{m.change:+.2f}")
+        console.print(tab)

@@ -53,3 +53,20 @@ def seed_build(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("seed-graph")
     return build([str(need(SEED))], out)
+
+
+@pytest.fixture(scope="session")
+def toy_folders(tmp_path_factory) -> dict[str, Path]:
+    """Graph folders ``old``, ``new`` and ``both`` (one graph of all nine papers)."""
+    from kg.builder import build
+
+    from .toy_lists import NEW, OLD, write_list
+
+    root = tmp_path_factory.mktemp("toy")
+    old = write_list(root / "old.jsonl", OLD)
+    new = write_list(root / "new.jsonl", NEW)
+    out = {}
+    for name, inputs in (("old", [old]), ("new", [new]), ("both", [old, new])):
+        out[name] = root / name
+        build([str(p) for p in inputs], out[name])
+    return out

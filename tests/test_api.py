@@ -63,3 +63,20 @@ def test_errors_are_library_errors(tmp_path):
     with pytest.raises(InputError):
         kg.build([tmp_path / "missing.jsonl"], out=tmp_path / "g")
     assert not (tmp_path / "g").exists()
+
+
+def test_graph_diff_trends_and_plot(toy_folders, tmp_path):
+    import pytest
+
+    import kg
+
+    old, new = kg.open(toy_folders["old"]), kg.open(toy_folders["new"])
+    d = old.diff(new, min_papers=3)
+    assert [c.name for c in d.grown] == ["diffusion model"]
+    assert kg.open(toy_folders["both"]).diff(old="year=2021-2022", new="year=2023-2024",
+                                                   min_papers=3).grown == d.grown
+    t = kg.open(toy_folders["both"]).trends(window=2, min_papers=4)
+    assert [m.name for m in t.falling] == ["reinforcement learning"]
+    pytest.importorskip("matplotlib")
+    paths = kg.open(toy_folders["both"]).plot(tmp_path / "pics")
+    assert paths[-1].name == "trends.png" and all(p.exists() for p in paths)

@@ -73,6 +73,7 @@
     boxSelectionEnabled: false, pixelRatio: 1
   });
   window.kgCy = cy;
+  window.kgData = data;
 
   // The legend and filters: one checkbox per label and per relation type drawn.
   function counts(items, key) {

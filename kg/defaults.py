@@ -11,3 +11,5 @@ NEO4J_USER = "neo4j"
 NEO4J_BATCH = 1000  # rows per UNWIND transaction of kg load
 SPARQL_HOST = "127.0.0.1"  # kg serve listens on loopback only unless told otherwise
 SPARQL_PORT = 7878  # kg serve's port (the one Oxigraph's own server uses)
+HTML_MAX_NODES = 3000  # the most nodes kg export --format html draws (the best connected first)
+HTML_DEPTH = 2  # steps from the node kg export --format html --around draws

@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from kg.cli import consoles, parse_param
-from kg.defaults import BASE_IRI, GRAPH_DIR
+from kg.defaults import BASE_IRI, GRAPH_DIR, HTML_DEPTH, HTML_MAX_NODES
 from kg.errors import QueryError
 
 GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
@@ -28,17 +28,25 @@ GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder writ
 
 def export(
     ctx: typer.Context,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="ttl|nt|jsonld|graphml|neo4j-csv", help="ttl (alias turtle), nt (ntriples), jsonld (json-ld), graphml or neo4j-csv (csv).")] = "ttl",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="ttl|nt|jsonld|graphml|neo4j-csv|html", help="ttl (alias turtle), nt (ntriples), jsonld (json-ld), graphml, neo4j-csv (csv) or html (an interactive page).")] = "ttl",
     graph: GraphOpt = GRAPH_DIR,
     out_path: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Output file (a folder for neo4j-csv); default: graph.<ext> in the graph folder.")] = None,
     base: Annotated[str, typer.Option("--base", help="Base IRI of node IRIs (ends in / or #).")] = BASE_IRI,
+    around: Annotated[str | None, typer.Option(
+        "--around", metavar="NAME", help="html: draw only this node's neighbourhood (an id, a name or an alias).")] = None,
+    depth: Annotated[int, typer.Option("--depth", metavar="N", min=0, help="html: steps from --around.")] = HTML_DEPTH,
+    max_nodes: Annotated[int, typer.Option(
+        "--max-nodes", metavar="N", min=0, help="html: the most nodes drawn, the best connected first (0: all).")] = HTML_MAX_NODES,
 ) -> None:
-    """Export the graph as RDF (Turtle, N-Triples, JSON-LD), GraphML or CSV for neo4j-admin.
+    """Export the graph as RDF (Turtle, N-Triples, JSON-LD), GraphML, CSV for neo4j-admin, or
+    one self-contained interactive HTML page.
 
     RDF exports carry the provenance of every extracted edge (PROV-O) and a VoID description.
+    The HTML page draws at most --max-nodes nodes and says so when it leaves some out.
 
     Example: [bold]kg export --format ttl -g exports[/]  (writes exports/graph.ttl)
+    Example: [bold]kg export --format html --around "speculative decoding" --depth 2 -g exports[/]
     """
     from rich.markup import escape
 
@@ -55,13 +63,27 @@ def export(
         check_base(base)
     except ExportError as exc:
         raise typer.BadParameter(str(exc), param_hint="--base") from None
-    result = export_graph(graph, fmt, out_path, base)
+    options: dict = {}
+    if fmt == "html":
+        options = {"around": around, "depth": depth, "max_nodes": max_nodes}
+    elif around is not None:
+        raise typer.BadParameter("draws a neighbourhood in the html export only; add --format html",
+                                 param_hint="--around")
+    try:
+        result = export_graph(graph, fmt, out_path, base, **options)
+    except UsageError as exc:
+        if around is None:
+            raise
+        raise typer.BadParameter(str(exc), param_hint="--around") from None
     for reason, n in result.skipped.items():
         err.print(f"[yellow]skipped[/] {n} {escape(reason)}", markup=True, emoji=False)
     if result.skipped:
         err.print("  (the export keeps to the schema in kg/schema.py; these come from extraction)")
     size = f", {result.triples:,} triples" if result.triples is not None else ""
     err.print(f"wrote {result.path}{size} in {result.seconds:.2f}s")
+    note = getattr(result.detail, "note", None)
+    if isinstance(note, str):
+        err.print(note, markup=False)
     command = getattr(result.detail, "command", None)
     if callable(command):
         err.print(f"import it into a stopped Neo4j with:\n  {command()}", markup=False)

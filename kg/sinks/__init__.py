@@ -6,7 +6,7 @@ gives the same bytes for the same graph. The live Neo4j load (``kg load``) is no
 sink: it lives in :mod:`kg.sinks.neo4j.store`.
 
 >>> sorted(SINKS)
-['graphml', 'jsonld', 'neo4j-csv', 'nt', 'ttl']
+['graphml', 'html', 'jsonld', 'neo4j-csv', 'nt', 'ttl']
 >>> SINKS["ttl"].default_name, resolve_format("turtle")
 ('graph.ttl', 'ttl')
 """
@@ -38,13 +38,15 @@ class ExportResult:
 
 @dataclass(frozen=True)
 class Sink:
-    """A named way of writing a graph: ``write(G, out, base, manifest)`` returns
-    ``(triples, skipped, detail)``."""
+    """A named way of writing a graph: ``write(G, out, base, manifest, **options)`` returns
+    ``(triples, skipped, detail)``; ``options`` names the keyword options it takes (the
+    HTML view's ``around``, ``depth``, ``max_nodes``)."""
 
     name: str
     default_name: str
     aliases: tuple[str, ...]
-    write: Callable[[nx.MultiDiGraph, Path, str, dict], tuple[int | None, dict, object]]
+    write: Callable[..., tuple[int | None, dict, object]]
+    options: tuple[str, ...] = ()
 
 
 def _rdf(fmt: str):
@@ -72,12 +74,19 @@ def _neo4j_csv(G, out: Path, base: str, manifest: dict):
     return None, {}, write_neo4j_csv(G, out)
 
 
+def _html(G, out: Path, base: str, manifest: dict, **options):
+    from kg.sinks.html import write_html
+
+    return None, {}, write_html(G, out, manifest, **options)
+
+
 SINKS: dict[str, Sink] = {s.name: s for s in (
     Sink("ttl", "graph.ttl", ("turtle",), _rdf("ttl")),
     Sink("nt", "graph.nt", ("ntriples", "n-triples"), _rdf("nt")),
     Sink("jsonld", "graph.jsonld", ("json-ld",), _rdf("jsonld")),
     Sink("graphml", "graph.graphml", (), _graphml),
     Sink("neo4j-csv", "neo4j-csv", ("csv",), _neo4j_csv),  # a folder for neo4j-admin database import
+    Sink("html", "graph.html", ("htm",), _html, ("around", "depth", "max_nodes")),
 )}
 FORMATS = tuple(SINKS)
 _ALIASES = {a: s.name for s in SINKS.values() for a in (s.name, *s.aliases)}
@@ -109,17 +118,24 @@ def default_path(graph_dir: Path, fmt: str) -> Path:
 
 
 def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_BASE,
-           manifest: dict | None = None) -> ExportResult:
-    """Write ``G`` to ``out`` with the sink ``fmt`` (a name of :data:`SINKS` or an alias).
+           manifest: dict | None = None, **options) -> ExportResult:
+    """Write ``G`` to ``out`` with the sink ``fmt`` (a name of :data:`SINKS` or an alias);
+    ``options`` go to sinks that take them (see :attr:`Sink.options`).
 
     >>> # export(load_graph("exports"), Path("exports/graph.ttl"), "ttl")
+    >>> # export(G, Path("lora.html"), "html", around="LoRA", depth=1)
     """
     fmt = resolve_format(fmt)
     check_base(base)
+    unknown = sorted(set(options) - set(SINKS[fmt].options))
+    if unknown:
+        takers = [s.name for s in SINKS.values() if set(unknown) <= set(s.options)]
+        raise UsageError(f"{', '.join(unknown)} only apply to the {' or '.join(takers) or 'no'} export, "
+                         f"not to {fmt}")
     t0 = time.perf_counter()
     out = Path(out)
     try:
-        triples, skipped, detail = SINKS[fmt].write(G, out, base, manifest or {})
+        triples, skipped, detail = SINKS[fmt].write(G, out, base, manifest or {}, **options)
     except ImportError as exc:  # a sink's module or dependency is missing
         raise ExportError(f"the {fmt} export needs {exc.name or 'a module'}, which cannot be imported "
                           f"({exc}); reinstall kg or use another --format") from None
@@ -127,7 +143,7 @@ def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_
 
 
 def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
-                 base: str = DEFAULT_BASE) -> ExportResult:
+                 base: str = DEFAULT_BASE, **options) -> ExportResult:
     """Load the graph folder and export it (default: into the folder itself).
 
     >>> # export_graph(Path("exports"), "nt").path
@@ -138,7 +154,7 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
     check_base(base)
     where = current(Path(graph_dir))  # graph and manifest from one generation, however builds run
     G = load_graph(where)
-    return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(where))
+    return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(where), **options)
 
 
 def write_chunks(path: Path, chunks: Iterable[str]) -> None:

@@ -1,0 +1,198 @@
+/* The page of kg export --format html: draws the graph in the JSON block with Cytoscape.js.
+   Every string from the data reaches the page through textContent or a text attribute, never
+   as markup; links are made only for http(s) URLs (checked when the page was written, and
+   again here). */
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("kg-data").textContent);
+  var style = data.style;
+  var byId = {};
+  data.nodes.forEach(function (n) { byId[n.id] = n; });
+  var fmt = function (n) { return n.toLocaleString("en-US"); };
+  var PAPERS_SHOWN = 50;
+
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "style") Object.assign(e.style, attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    });
+    for (var i = 2; i < arguments.length; i++) if (arguments[i] != null) e.appendChild(arguments[i]);
+    return e;
+  }
+  function labelStyle(label) { return style.labels[label] || style["default"].node; }
+  function typeStyle(type) { return style.types[type] || style["default"].edge; }
+
+  document.getElementById("kg-title").textContent = data.title;
+  document.getElementById("kg-size").textContent =
+    fmt(data.total.nodes) + " nodes, " + fmt(data.total.edges) + " edges in the graph";
+  document.getElementById("kg-note").textContent =
+    data.note + " (" + fmt(data.nodes.length) + " nodes, " + fmt(data.edges.length) + " edges drawn)";
+
+  var big = data.edges.length > 2000;
+  var sheet = [
+    { selector: "node", style: {
+      "background-color": function (e) { return labelStyle(e.data("label")).color; },
+      "border-color": function (e) { return labelStyle(e.data("label")).border; },
+      "border-width": 1.5,
+      "width": function (e) { return size(e); }, "height": function (e) { return size(e); },
+      "label": "data(name)", "font-size": 9, "color": "#222", "text-valign": "bottom", "text-margin-y": 2,
+      "text-max-width": 120, "text-wrap": "ellipsis", "min-zoomed-font-size": 7 } },
+    { selector: "edge", style: {
+      "line-color": function (e) { return typeStyle(e.data("type")).color; },
+      "target-arrow-color": function (e) { return typeStyle(e.data("type")).color; },
+      "width": function (e) { return typeStyle(e.data("type")).width; },
+      "curve-style": big ? "haystack" : "bezier", "target-arrow-shape": big ? "none" : "triangle",
+      "arrow-scale": 0.6, "opacity": 0.75 } },
+    { selector: "node.centre", style: { "border-width": 5, "border-color": "#222" } },
+    { selector: "node.found", style: { "border-width": 6, "border-color": "#FF2D95", "z-index": 99 } },
+    { selector: ":selected", style: { "overlay-color": "#FF2D95", "overlay-opacity": 0.25, "overlay-padding": 4 } },
+    { selector: "edge:selected", style: { "width": 4, "opacity": 1, "line-color": "#FF2D95" } },
+    { selector: ".faded", style: { "opacity": 0.12 } },
+    { selector: ".off-label, .off-type", style: { "display": "none" } }
+  ];
+  function size(e) {
+    var base = labelStyle(e.data("label")).size;
+    return Math.round(base * (0.6 + 0.2 * Math.log2(1 + (e.data("degree") || 0))));
+  }
+
+  var elements = data.nodes.map(function (n) {
+    return { group: "nodes", data: { id: n.id, label: n.label, name: n.name, degree: n.degree },
+             position: { x: n.x, y: n.y }, classes: data.centres.indexOf(n.id) >= 0 ? "centre" : "" };
+  }).concat(data.edges.map(function (e) {
+    return { group: "edges", data: { id: e.id, source: e.source, target: e.target, type: e.type } };
+  }));
+  var edgeById = {};
+  data.edges.forEach(function (e) { edgeById[e.id] = e; });
+
+  var cy = cytoscape({
+    container: document.getElementById("kg-graph"), elements: elements, style: sheet,
+    layout: { name: "preset", fit: true, padding: 30 }, minZoom: 0.02, maxZoom: 4,
+    textureOnViewport: big, hideEdgesOnViewport: big,
+    boxSelectionEnabled: false, pixelRatio: 1
+  });
+  window.kgCy = cy;
+  window.kgData = data;
+
+  // The legend and filters: one checkbox per label and per relation type drawn.
+  function counts(items, key) {
+    var c = {};
+    items.forEach(function (x) { c[x[key]] = (c[x[key]] || 0) + 1; });
+    return Object.keys(c).sort().map(function (k) { return [k, c[k]]; });
+  }
+  function filter(box, kind, cls, items, key, swatch) {
+    counts(items, key).forEach(function (kc) {
+      var input = el("input", { type: "checkbox", "data-kind": kind, value: kc[0] });
+      input.checked = true;
+      input.addEventListener("change", function () {
+        cy.batch(function () {
+          var sel = (kind === "label" ? cy.nodes() : cy.edges()).filter(function (x) { return x.data(key) === kc[0]; });
+          if (input.checked) sel.removeClass(cls); else sel.addClass(cls);
+        });
+      });
+      box.appendChild(el("label", {}, input, swatch(kc[0]), document.createTextNode(kc[0]),
+                         el("span", { "class": "kg-count", text: fmt(kc[1]) })));
+    });
+  }
+  filter(document.getElementById("kg-labels"), "label", "off-label", data.nodes, "label", function (l) {
+    var s = labelStyle(l);
+    return el("span", { "class": "kg-swatch", style: { background: s.color, borderColor: s.border } });
+  });
+  filter(document.getElementById("kg-types"), "type", "off-type", data.edges, "type", function (t) {
+    var s = typeStyle(t);
+    return el("span", { "class": "kg-line", style: { borderTopColor: s.color, borderTopWidth: Math.max(2, s.width) + "px" } });
+  });
+
+  // The side panel.
+  var panel = document.getElementById("kg-panel");
+  function paperItem(pid) {
+    var p = data.papers[pid] || { title: pid };
+    var title = p.url && /^https?:\/\//i.test(p.url)
+      ? el("a", { href: p.url, target: "_blank", rel: "noopener noreferrer", text: p.title })
+      : el("span", { text: p.title });
+    return el("li", {}, title, p.year ? document.createTextNode(" (" + p.year + ")") : null);
+  }
+  function papersList(ids) {
+    var ul = el("ul", { "class": "kg-papers" });
+    ids.slice(0, PAPERS_SHOWN).forEach(function (pid) { ul.appendChild(paperItem(pid)); });
+    var frag = el("div", {}, ul);
+    if (ids.length > PAPERS_SHOWN) frag.appendChild(el("p", { "class": "kg-more", text: "and " + fmt(ids.length - PAPERS_SHOWN) + " more" }));
+    return frag;
+  }
+  function badge(label) {
+    var s = labelStyle(label);
+    return el("span", { "class": "kg-kind", text: label, style: { background: s.color, color: s.text || "#fff" } });
+  }
+  function show(children) {
+    panel.replaceChildren.apply(panel, children.filter(function (c) { return c != null; }));
+  }
+  function showNode(id) {
+    var n = byId[id];
+    var dl = el("dl", {}, el("dt", { text: "Id" }), el("dd", { text: n.id }));
+    if (n.aliases && n.aliases.length) dl.append(el("dt", { text: "Aliases" }), el("dd", { text: n.aliases.join(", ") }));
+    dl.append(el("dt", { text: "Neighbours in the graph" }), el("dd", { text: fmt(n.degree) }));
+    if (n.abstract) dl.append(el("dt", { text: "Abstract" }), el("dd", { text: n.abstract }));
+    show([badge(n.label), el("h2", { text: n.name }), dl,
+          el("h3", { text: (n.label === "Paper" ? "Paper" : "Papers") + " (" + fmt(n.papers.length) + ")" }),
+          papersList(n.papers)]);
+  }
+  function showEdge(id) {
+    var e = edgeById[id], s = byId[e.source], t = byId[e.target];
+    var dl = el("dl", {}, el("dt", { text: "From" }), el("dd", { text: s.name + " (" + s.label + ")" }),
+                el("dt", { text: "To" }), el("dd", { text: t.name + " (" + t.label + ")" }));
+    if (e.confidence != null) dl.append(el("dt", { text: "Confidence" }), el("dd", { text: String(e.confidence) }));
+    show([el("span", { "class": "kg-kind", text: "relation", style: { background: typeStyle(e.type).color } }),
+          el("h2", { text: e.type }), dl,
+          e.evidence ? el("h3", { text: "Evidence" }) : null,
+          e.evidence ? el("blockquote", { "class": "kg-evidence", text: e.evidence }) : null,
+          e.paper ? el("h3", { text: "Paper" }) : null,
+          e.paper ? papersList(["paper:" + e.paper]) : null]);
+  }
+  cy.on("tap", "node", function (ev) { showNode(ev.target.id()); });
+  cy.on("tap", "edge", function (ev) { showEdge(ev.target.id()); });
+  cy.on("tap", function (ev) {
+    if (ev.target === cy) { cy.elements().removeClass("faded found"); }
+  });
+
+  // Search by name or alias: exact first, then a prefix, then any part; the best connected wins.
+  var names = document.getElementById("kg-names");
+  data.nodes.slice().sort(function (a, b) { return b.degree - a.degree || (a.name < b.name ? -1 : 1); })
+    .slice(0, 5000).forEach(function (n) { names.appendChild(el("option", { value: n.name })); });
+  function keys(n) { return [n.name].concat(n.aliases || []).map(function (s) { return String(s).toLowerCase(); }); }
+  function find(q) {
+    q = q.trim().toLowerCase();
+    if (!q) return null;
+    var tests = [function (k) { return k === q; }, function (k) { return k.indexOf(q) === 0; },
+                 function (k) { return k.indexOf(q) >= 0; }];
+    for (var i = 0; i < tests.length; i++) {
+      var hits = data.nodes.filter(function (n) { return keys(n).some(tests[i]); });
+      if (hits.length) return hits.sort(function (a, b) { return b.degree - a.degree || (a.id < b.id ? -1 : 1); })[0];
+    }
+    return null;
+  }
+  var status = document.getElementById("kg-search-status");
+  document.getElementById("kg-search").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var n = find(document.getElementById("kg-query").value);
+    if (!n) { status.textContent = "not in this view"; return; }
+    status.textContent = "";
+    var node = cy.getElementById(n.id);
+    cy.batch(function () {
+      cy.elements().removeClass("found").addClass("faded");
+      node.closedNeighborhood().removeClass("faded");
+      node.addClass("found");
+      cy.elements().unselect();
+      node.select();
+    });
+    cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1.2) }, { duration: 300 });
+    showNode(n.id);
+  });
+
+  // When the first frame is drawn: what tests and measurements wait for.
+  cy.one("render", function () {
+    window.kgReady = { ms: Math.round(performance.now()), nodes: cy.nodes().length, edges: cy.edges().length };
+    document.documentElement.setAttribute("data-ready", "true");
+  });
+  cy.forceRender();
+})();

@@ -1,0 +1,218 @@
+"""The HTML page of a view: data as JSON in a ``<script type="application/json">`` block
+(``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e``, ``\\u0026``), Cytoscape.js and
+the page's own script inline, colours from the Neo4j Browser style ``kg.grass``.
+
+>>> rules = grass_rules("node.Paper {\\n  color: #4C8EDA;\\n  diameter: 100px;\\n}")
+>>> rules["node.Paper"]["color"], rules["node.Paper"]["diameter"]
+('#4C8EDA', '100px')
+>>> json_block({"name": "</script><b>"})
+'{"name":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e"}'
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kg.schema import DATA_DIR, SCHEMA_DIR, data_file
+from kg.sinks.html.select import View, degree
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+HTML_DIR = DATA_DIR / "html"
+GRASS_FILE = SCHEMA_DIR / "kg.grass"
+LIBRARY = "cytoscape.min.js"
+ABSTRACT_CHARS = 1500  # a paper's abstract in the side panel is cut here
+SAFE_URL = re.compile(r"^https?://", re.IGNORECASE)
+
+
+def grass_rules(text: str) -> dict[str, dict[str, str]]:
+    """The rules of a grass style sheet: ``{selector: {property: value}}``."""
+    rules: dict[str, dict[str, str]] = {}
+    for selector, body in re.findall(r"([\w.\-]+)\s*\{([^}]*)\}", text):
+        props = rules.setdefault(selector, {})
+        for line in re.split(r"[;\n]", body):
+            key, sep, value = line.partition(":")
+            if sep:
+                props[key.strip()] = value.strip().strip('"')
+    return rules
+
+
+def _px(value: str | None, default: float) -> float:
+    try:
+        return float(str(value).removesuffix("px"))
+    except ValueError:
+        return default
+
+
+@cache
+def style() -> dict[str, dict]:
+    """Colours and sizes per node label and per relation type, read from ``kg.grass``."""
+    rules = grass_rules(data_file(GRASS_FILE).read_text(encoding="utf-8"))
+    node, rel = rules.get("node", {}), rules.get("relationship", {})
+    labels, types = {}, {}
+    for selector, props in sorted(rules.items()):
+        kind, _, name = selector.partition(".")
+        if kind == "node" and name and name != "Entity":
+            p = {**node, **props}
+            labels[name] = {"color": p.get("color", "#A5ABB6"), "border": p.get("border-color", "#9AA1AC"),
+                            "text": p.get("text-color-internal", "#FFFFFF"),
+                            "size": _px(p.get("diameter"), 60) * 0.4}
+        elif kind == "relationship" and name:
+            p = {**rel, **props}
+            types[name] = {"color": p.get("color", "#A5ABB6"), "width": _px(p.get("shaft-width"), 1)}
+    default = {"node": {"color": node.get("color", "#A5ABB6"), "border": node.get("border-color", "#9AA1AC"),
+                        "size": _px(node.get("diameter"), 60) * 0.4},
+               "edge": {"color": rel.get("color", "#A5ABB6"), "width": _px(rel.get("shaft-width"), 1)}}
+    return {"labels": labels, "types": types, "default": default}
+
+
+def json_block(data: object) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` left to end it."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+CORE = 400  # nodes laid out by the spring layout itself; the others are placed around them
+
+
+def layout(G: nx.MultiDiGraph, nodes: list[str]) -> dict[str, tuple[float, float]]:
+    """Positions, the same for the same graph: networkx's spring layout (fixed seed) of the
+    first :data:`CORE` nodes of ``nodes`` (the best connected), then every other node, in
+    rank order, on a small spiral around the nodes already placed that it links to (nodes
+    linked to none go on a ring outside). Seconds for thousands of nodes, where a spring
+    layout of them all takes a minute."""
+    import math
+
+    import networkx as nx
+
+    if not nodes:
+        return {}
+    keep = set(nodes)
+    H = nx.Graph()
+    H.add_nodes_from(nodes)
+    H.add_edges_from(sorted({(u, v) if u < v else (v, u) for u, v in G.subgraph(keep).edges() if u != v}))
+    core = nodes[:CORE]
+    pos = {n: (float(x), float(y)) for n, (x, y) in
+           (nx.spring_layout(H.subgraph(core), seed=7, iterations=80) if len(core) > 1 else {core[0]: (0, 0)}).items()}
+    children: dict[str, int] = {}
+    golden = math.pi * (3 - math.sqrt(5))
+    rest = nodes[len(core):]
+    while rest:
+        later = []
+        for n in rest:
+            placed = sorted(m for m in H[n] if m in pos)
+            if not placed:
+                later.append(n)
+                continue
+            anchor = max(placed, key=lambda m: (H.degree(m), m))
+            cx = sum(pos[m][0] for m in placed) / len(placed)
+            cy = sum(pos[m][1] for m in placed) / len(placed)
+            i = children[anchor] = children.get(anchor, 0) + 1
+            r = 0.012 * math.sqrt(i)
+            pos[n] = (cx + r * math.cos(i * golden), cy + r * math.sin(i * golden))
+        if len(later) == len(rest):  # linked to nothing placed: a ring outside the rest
+            for i, n in enumerate(later):
+                a = 2 * math.pi * i / len(later)
+                pos[n] = (1.15 * math.cos(a), 1.15 * math.sin(a))
+            break
+        rest = later
+    scale = 60.0 * max(len(nodes), 4) ** 0.5
+    return {n: (round(pos[n][0] * scale, 1), round(pos[n][1] * scale, 1)) for n in nodes}
+
+
+def papers_of(G: nx.MultiDiGraph, n: str) -> list[str]:
+    """The papers a node is linked to: its Paper neighbours and the papers its edges were
+    read from."""
+    out = {m for m in {*G.successors(n), *G.predecessors(n)} if G.nodes[m].get("label") == "Paper"}
+    for edges in (G.out_edges(n, data="paper"), G.in_edges(n, data="paper")):
+        out.update(f"paper:{p}" for _, _, p in edges if isinstance(p, str) and f"paper:{p}" in G)
+    return sorted(out)
+
+
+def _text(v) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
+    """What the page's script reads: nodes with positions, edges, the papers they cite, the
+    style, the header's title and note."""
+    keep = set(view.nodes)
+    pos = layout(G, view.nodes)
+    paper_ids: set[str] = set()
+    nodes = []
+    for n in sorted(view.nodes):
+        d = G.nodes[n]
+        papers = [n] if d.get("label") == "Paper" else papers_of(G, n)
+        paper_ids.update(papers)
+        row = {"id": n, "label": str(d.get("label") or ""), "name": str(d.get("name") or n),
+               "x": pos[n][0], "y": pos[n][1], "degree": degree(G, n), "papers": papers}
+        aliases = [a for a in d.get("aliases") or [] if isinstance(a, str)]
+        if aliases:
+            row["aliases"] = aliases
+        if d.get("label") == "Paper" and _text(d.get("abstract")):
+            abstract = d["abstract"]
+            row["abstract"] = abstract if len(abstract) <= ABSTRACT_CHARS else abstract[:ABSTRACT_CHARS] + "…"
+        nodes.append(row)
+    edges = []
+    for u, v, k, d in sorted(G.subgraph(keep).edges(keys=True, data=True), key=lambda e: (e[0], e[1], str(e[2]))):
+        row = {"id": f"e{len(edges)}", "source": u, "target": v, "type": str(d.get("type") or k)}
+        for key in ("evidence", "paper"):
+            if _text(d.get(key)):
+                row[key] = d[key]
+        if isinstance(d.get("confidence"), int | float):
+            row["confidence"] = d["confidence"]
+        if row.get("paper"):
+            paper_ids.add(f"paper:{row['paper']}")
+        edges.append(row)
+    papers = {}
+    for p in sorted(paper_ids):
+        d = G.nodes[p] if p in G else {}
+        entry = {"title": str(d.get("title") or d.get("name") or p)}
+        if isinstance(d.get("year"), int):
+            entry["year"] = d["year"]
+        if _text(d.get("url")) and SAFE_URL.match(d["url"]):
+            entry["url"] = d["url"]
+        papers[p] = entry
+    sources = [Path(str(s)).stem for s in manifest.get("sources") or []]
+    return {"title": ", ".join(sources) or "kg graph", "total": {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()},
+            "note": view.note, "centres": view.centres, "nodes": nodes, "edges": edges, "papers": papers,
+            "style": style()}
+
+
+@cache
+def assets() -> dict[str, str]:
+    """The page's template, script, style sheet, the library and its licence."""
+    names = {"page": "page.html", "script": "view.js", "css": "view.css", "library": LIBRARY,
+             "licence": "LICENSE.cytoscape"}
+    return {k: data_file(HTML_DIR / f).read_text(encoding="utf-8") for k, f in names.items()}
+
+
+def _sha(script: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def render(G: nx.MultiDiGraph, view: View, manifest: dict) -> str:
+    """The whole page as one string; its Content-Security-Policy lets only its own two
+    scripts run (by hash) and allows no request at all."""
+    a = assets()
+    data = payload(G, view, manifest)
+    library = "/*! Cytoscape.js licence (MIT):\n" + a["licence"].replace("*/", "* /") + "\n*/\n" + a["library"]
+    csp = (f"default-src 'none'; script-src {_sha(library)} {_sha(a['script'])}; style-src 'unsafe-inline'; "
+           "img-src data:; base-uri 'none'; form-action 'none'")
+    title = f"{data['title']}: {data['note']}"
+    parts = {"csp": csp, "title": _escape(title), "css": a["css"], "data": json_block(data),
+             "library": library, "script": a["script"]}
+    # one pass over the template: text put in never has its own {{...}} filled in
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], a["page"])
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)

@@ -1,0 +1,133 @@
+"""Which nodes an HTML view shows: the whole graph, or the neighbourhood of a node, cut to
+a number of nodes a browser lays out and draws interactively.
+
+The rule, the same with or without a centre: nodes are ranked by their distance from the
+centre (0 for every node without one), then by their number of distinct neighbours in the
+whole graph (the best connected first), then by id; the first ``max_nodes`` are kept, and
+every edge between two kept nodes.
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> G.add_node("paper:p1", label="Paper", name="A paper")
+>>> G.add_node("model:bert", label="Model", name="BERT", aliases=["bert-base"])
+>>> G.add_node("task:qa", label="Task", name="QA")
+>>> _ = G.add_edge("paper:p1", "model:bert", key="USES", type="USES")
+>>> _ = G.add_edge("model:bert", "task:qa", key="ADDRESSES", type="ADDRESSES")
+>>> find_nodes(G, "Bert-Base")
+['model:bert']
+>>> v = select_view(G, around="BERT", depth=1, max_nodes=2)
+>>> v.nodes, v.centres, v.note
+(['model:bert', 'paper:p1'], ['model:bert'], 'showing 2 of 3 nodes within 1 step of BERT: the nearest first, then the best connected')
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kg.defaults import HTML_DEPTH, HTML_MAX_NODES
+from kg.errors import UsageError
+from kg.text import fold
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+MAX_NODES = HTML_MAX_NODES  # kg.defaults
+DEPTH = HTML_DEPTH
+
+
+@dataclass(frozen=True)
+class View:
+    """The nodes shown (in rank order), the centres of a neighbourhood (empty for the whole
+    graph), how many nodes the selection had before the cut, and the sentence saying so."""
+
+    nodes: list[str]
+    centres: list[str]
+    candidates: int
+    note: str
+
+
+def _keys(G: nx.MultiDiGraph, n: str) -> list[str]:
+    d = G.nodes[n]
+    names = [d.get("name") or "", *(d.get("aliases") or [])]
+    return [k for k in {s.strip().lower() for s in names if isinstance(s, str)} if k]
+
+
+def find_nodes(G: nx.MultiDiGraph, name: str) -> list[str]:
+    """The nodes ``name`` means: a node id; else the nodes whose name, then whose alias, is
+    ``name`` (case-insensitive; then compared folded, as extraction compares names).
+
+    Raises :class:`~kg.errors.UsageError` naming the closest names when none matches.
+    """
+    if name in G:
+        return [name]
+    want = name.strip().lower()
+    by_name = sorted(n for n, d in G.nodes(data=True) if str(d.get("name") or "").strip().lower() == want)
+    if by_name:
+        return by_name
+    by_alias = sorted(n for n in G if want in _keys(G, n))
+    if by_alias:
+        return by_alias
+    folded = fold(name)
+    by_fold = sorted(n for n in G if folded and folded in {fold(k) for k in _keys(G, n)})
+    if by_fold:
+        return by_fold
+    names = sorted({str(d.get("name")) for _, d in G.nodes(data=True) if d.get("name")})
+    lower = {s.lower(): s for s in names}
+    close = [lower[s] for s in difflib.get_close_matches(want, list(lower), n=5, cutoff=0.6)]
+    if not close:
+        close = [s for s in names if want and want in s.lower()][:5]
+    hint = f"; did you mean {', '.join(repr(s) for s in close)}?" if close else (
+        "; give a node id (kg stats lists the most connected) or a name from the graph")
+    raise UsageError(f"no node is named {name!r}{hint}")
+
+
+def _distances(G: nx.MultiDiGraph, centres: list[str], depth: int) -> dict[str, int]:
+    dist = dict.fromkeys(centres, 0)
+    frontier = list(centres)
+    for step in range(1, depth + 1):
+        nxt = []
+        for n in frontier:
+            for m in sorted({*G.successors(n), *G.predecessors(n)}):
+                if m not in dist:
+                    dist[m] = step
+                    nxt.append(m)
+        frontier = nxt
+    return dist
+
+
+def degree(G: nx.MultiDiGraph, n: str) -> int:
+    """Distinct neighbours of ``n``, whatever the direction or number of edges."""
+    return len({*G.successors(n), *G.predecessors(n)})
+
+
+def select_view(G: nx.MultiDiGraph, around: str | None = None, depth: int = DEPTH,
+                max_nodes: int | None = MAX_NODES) -> View:
+    """The nodes to show (see the module's rule); ``max_nodes`` None or 0 keeps them all."""
+    if depth < 0:
+        raise UsageError(f"depth must be 0 or more, not {depth}")
+    if max_nodes is not None and max_nodes < 0:
+        raise UsageError(f"the most nodes shown must be 0 (all) or more, not {max_nodes}")
+    if around is not None:
+        centres = find_nodes(G, around)
+        dist = _distances(G, centres, depth)
+    else:
+        centres, dist = [], dict.fromkeys(G, 0)
+    ranked = sorted(dist, key=lambda n: (dist[n], -degree(G, n), n))
+    keep = ranked[:max_nodes] if max_nodes else ranked
+    return View(keep, centres, len(ranked), _note(G, around, centres, depth, len(keep), len(ranked)))
+
+
+def _note(G, around, centres, depth, shown, candidates) -> str:
+    if around is None:
+        where = ""
+    else:
+        who = str(G.nodes[centres[0]].get("name") or centres[0]) if len(centres) == 1 else (
+            f"{len(centres)} nodes named {around!r}")
+        where = f" within {depth} step{'s' if depth != 1 else ''} of {who}"
+    if shown == candidates:
+        return f"showing all {shown:,} nodes{where}"
+    order = "the nearest first, then the best connected" if around is not None else (
+        "the best connected (most distinct neighbours) first")
+    return f"showing {shown:,} of {candidates:,} nodes{where}: {order}"

@@ -50,7 +50,7 @@ def export(
     """
     from rich.markup import escape
 
-    from kg.errors import ExportError, UsageError
+    from kg.errors import ExportError, NotFound, UsageError
     from kg.sinks import FORMATS, export_graph, resolve_format
     from kg.sinks.rdf.terms import check_base
 
@@ -71,7 +71,7 @@ def export(
                                  param_hint="--around")
     try:
         result = export_graph(graph, fmt, out_path, base, **options)
-    except UsageError as exc:
+    except (UsageError, NotFound) as exc:
         if around is None:
             raise
         raise typer.BadParameter(str(exc), param_hint="--around") from None

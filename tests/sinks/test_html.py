@@ -103,7 +103,13 @@ def test_the_page_loads_offline_and_draws_every_node(browser, sample, tmp_path):
     assert swatch == "rgb(255, 196, 84)"  # Dataset, first in the legend: #FFC454 in kg.grass
     page.page.uncheck("#kg-labels input[value=Paper]")
     papers = sum(d["label"] == "Paper" for _, d in G.nodes(data=True))
-    assert page.js("() => kgCy.nodes(':visible').length") == G.number_of_nodes() - papers
+    visible = None
+    for _ in range(40):  # the change handler restyles in a batch: wait for it, at most 4 s
+        visible = page.js("() => kgCy.nodes(':visible').length")
+        if visible == G.number_of_nodes() - papers:
+            break
+        page.page.wait_for_timeout(100)
+    assert visible == G.number_of_nodes() - papers
     page.page.check("#kg-labels input[value=Paper]")
     page.page.screenshot(path=str(tmp_path / "sample.png"))
     assert (tmp_path / "sample.png").stat().st_size > 20_000

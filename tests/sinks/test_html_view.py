@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.errors import UsageError
+from kg.errors import NotFound, UsageError
 from kg.graph import load_graph
 from kg.sinks import export
 from kg.sinks.html import select_view
@@ -62,9 +62,9 @@ def test_around_takes_an_id_a_name_or_an_alias_and_the_depth(G):
 
 
 def test_a_name_that_matches_nothing_is_an_error_with_suggestions(G):
-    with pytest.raises(UsageError, match="did you mean 'speculative decoding'"):
+    with pytest.raises(NotFound, match="did you mean: speculative decoding"):
         select_view(G, around="speculativ decoding")
-    with pytest.raises(UsageError, match="no node is named 'zzzz'"):
+    with pytest.raises(NotFound, match="no entity or paper named 'zzzz'"):
         find_nodes(G, "zzzz")
 
 
@@ -154,7 +154,7 @@ def test_kg_export_html_from_the_command_line(sample_graph_dir, tmp_path):
     assert "within 1 step of speculative decoding" in r.output and out.stat().st_size > 400_000
     r = runner.invoke(app, ["export", "--format", "html", "-g", str(sample_graph_dir), "-o", str(out),
                             "--around", "speculativ decoding"])
-    assert r.exit_code == 2 and "did you mean 'speculative decoding'" in words(r.output)
+    assert r.exit_code == 2 and "did you mean: speculative decoding" in words(r.output)
     r = runner.invoke(app, ["export", "--format", "ttl", "-g", str(sample_graph_dir), "-o", str(tmp_path / "g.ttl"),
                             "--around", "speculative decoding"])
     assert r.exit_code == 2 and "--format html" in words(r.output)

@@ -22,13 +22,11 @@ every edge between two kept nodes.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kg.defaults import HTML_DEPTH, HTML_MAX_NODES
 from kg.errors import UsageError
-from kg.text import fold
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -48,39 +46,13 @@ class View:
     note: str
 
 
-def _keys(G: nx.MultiDiGraph, n: str) -> list[str]:
-    d = G.nodes[n]
-    names = [d.get("name") or "", *(d.get("aliases") or [])]
-    return [k for k in {s.strip().lower() for s in names if isinstance(s, str)} if k]
-
-
 def find_nodes(G: nx.MultiDiGraph, name: str) -> list[str]:
-    """The nodes ``name`` means: a node id; else the nodes whose name, then whose alias, is
-    ``name`` (case-insensitive; then compared folded, as extraction compares names).
+    """The nodes ``name`` means, found as ``kg show`` finds them (an id, a name, a title or an
+    alias; case, dashes and spacing do not matter); :class:`~kg.errors.NotFound` with ranked
+    suggestions when none matches."""
+    from kg.explore.lookup import find
 
-    Raises :class:`~kg.errors.UsageError` naming the closest names when none matches.
-    """
-    if name in G:
-        return [name]
-    want = name.strip().lower()
-    by_name = sorted(n for n, d in G.nodes(data=True) if str(d.get("name") or "").strip().lower() == want)
-    if by_name:
-        return by_name
-    by_alias = sorted(n for n in G if want in _keys(G, n))
-    if by_alias:
-        return by_alias
-    folded = fold(name)
-    by_fold = sorted(n for n in G if folded and folded in {fold(k) for k in _keys(G, n)})
-    if by_fold:
-        return by_fold
-    names = sorted({str(d.get("name")) for _, d in G.nodes(data=True) if d.get("name")})
-    lower = {s.lower(): s for s in names}
-    close = [lower[s] for s in difflib.get_close_matches(want, list(lower), n=5, cutoff=0.6)]
-    if not close:
-        close = [s for s in names if want and want in s.lower()][:5]
-    hint = f"; did you mean {', '.join(repr(s) for s in close)}?" if close else (
-        "; give a node id (kg stats lists the most connected) or a name from the graph")
-    raise UsageError(f"no node is named {name!r}{hint}")
+    return [c.node.id for c in find(G, name)]
 
 
 def _distances(G: nx.MultiDiGraph, centres: list[str], depth: int) -> dict[str, int]:

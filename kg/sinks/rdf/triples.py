@@ -227,6 +227,23 @@ def pair_blocks(G: nx.MultiDiGraph, stats: Stats,
         yield ("pair", f"{ta[1]}--{tb[1]}"), pairs
 
 
+def class_blocks(stats: Stats) -> Iterator[tuple[Iri, list[tuple[Iri, Term]]]]:
+    """The ``rdfs:subClassOf`` axioms of the ontology for each class the data uses, after the
+    data (call after consuming :func:`blocks` and :func:`pair_blocks`).
+
+    The shapes say ``sh:class kg:Entity`` and SHACL follows ``rdfs:subClassOf`` in the data
+    graph only: with these triples an export conforms on its own, without the ontology."""
+    sub = curie("rdfs:subClassOf")
+    for label in sorted(stats.classes):
+        lab = LABELS.get(label)
+        if lab is None:  # statements and technique pairs: no superclass
+            continue
+        supers = ([f"kg:{lab.parent}"] if lab.parent else []) + list(lab.equivalent)
+        if supers:
+            stats.predicates[sub] += len(supers)
+            yield ("kg", label), [(sub, curie(c)) for c in supers]
+
+
 def void_blocks(stats: Stats, base: str, manifest: dict) -> Iterator[tuple[Iri, list[tuple[Iri, Term]]]]:
     """The VoID description of what :func:`blocks` produced (call after consuming it)."""
     from kg.version import __version__

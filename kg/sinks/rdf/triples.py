@@ -30,6 +30,10 @@ use both (``kg:papers``), for pairs at least two papers share. Counting co-used 
 query time joins every technique use with every other (about 1.6 s on the full graph); read
 from the pairs, the same answer takes milliseconds.
 
+Class axioms. Then the ontology's ``rdfs:subClassOf`` axioms for each class the data uses
+(:func:`class_blocks`): the shapes' ``sh:class kg:Entity`` needs them, and SHACL looks for
+subclasses in the data graph only, so an export conforms without the ontology.
+
 A VoID description closes each RDF file: triple count (of the data, without the VoID),
 entity counts per class, triples per property, sources, build time and tool version from
 ``manifest.json``.

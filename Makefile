@@ -1,5 +1,6 @@
 # Two entry points: `make demo` (the main job, no server) and `make test` (the whole suite
-# against a real Neo4j that this Makefile starts). Both create .venv when it is missing.
+# against a real Neo4j that this Makefile starts, and with the Apache Jena tools of scripts/jena,
+# both assembled from Maven Central on first use). Both create .venv when it is missing.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -30,6 +31,7 @@ chromium:
 	  || echo "make: /usr/bin/chromium is missing and cannot be installed here; the Browser test skips" >&2
 
 test: $(STAMP) chromium
+	bash scripts/jena assemble
 	bash scripts/neo4j start
 	@set -e; trap 'bash scripts/neo4j stop' EXIT; \
 	  eval "$$(bash scripts/neo4j env)"; \

@@ -164,7 +164,9 @@ RELATIONS: dict[str, RelType] = {
         RelType("OUTPERFORMS", "outperforms", "Reported to outperform the entity.", ("Paper",) + _ENT, _ENT),
         RelType("HAS_CODE", "hasCode", "Code or project page.", ("Paper",) + _ENT, ("Repository",), ("schema:codeRepository",)),
         RelType("VARIANT_OF", "variantOf", "A model is a variant of a model family.", ("Model",), ("Model",)),
-        RelType("BROADER", "broader", "Taxonomy: the entity is a kind of the target.", _ENT, _ENT, ("skos:broader",)),
+        RelType("BROADER", "broader", "Taxonomy: the entity is a kind of the target. Not a sub-property of "
+                "skos:broader, whose domain and range skos:Concept would make every method, model or dataset "
+                "with a broader entity a skos:Concept.", _ENT, _ENT),
         RelType("PUBLISHED_IN", "publishedIn", "The paper appeared at the venue.", ("Paper",), ("Venue",)),
         RelType("AUTHORED", "authored", "The author wrote the paper.", ("Author",), ("Paper",)),
         RelType("REPORTS", "reports", "The paper reports the numeric result.", ("Paper",), ("Result",)),
@@ -182,6 +184,15 @@ RELATIONS: dict[str, RelType] = {
 DISPLAY = Prop("display", "string", "Short caption for graph views (Neo4j only).")
 DISPLAY_CHARS = 40
 
+
+# The provenance of an extracted edge is an RDF reification node (typed rdf:Statement in the
+# export) that EDGE_PROPS describe; in the ontology their domain is this class, because OWL 2 DL
+# reserves rdf:Statement and does not allow it as a class.
+EDGE_STATEMENT = ("EdgeStatement", "The provenance of one extracted edge: the source paper, the evidence "
+                  "sentence and its offsets, the rule and the confidence. Its instances are the subjects of "
+                  "these properties (their domain); the export writes them as RDF reification (rdf:subject, "
+                  "rdf:predicate, rdf:object) typed rdf:Statement, which OWL 2 DL does not allow as a class, "
+                  "so the ontology does not relate the two.")
 EDGE_PROPS = (
     Prop("paper", "string", "Id of the paper the edge was extracted from.", False, "prov:wasDerivedFrom"),
     Prop("evidence", "string", "Sentence that supports the edge.", False, "evidence"),

@@ -10,18 +10,25 @@ Modelling choices:
   ``kg:Entity``; the schema's standard classes (schema.org, FaBiO, SKOS) are superclasses;
 - every relation is an ``owl:ObjectProperty`` ``kg:<camelCase>`` with ``rdfs:domain`` and
   ``rdfs:range`` (an ``owl:unionOf`` when there are several classes; ``kg:Entity`` stands for
-  all entity labels); standard equivalents (``skos:broader``...) are superproperties;
+  all entity labels); standard equivalents (``schema:codeRepository``) are superproperties;
 - properties in the ``kg:`` namespace are ``owl:DatatypeProperty`` with domain and XSD range;
   standard ones (``rdfs:label``, ``skos:altLabel``, ``dcterms:title``...) are only declared,
   never given a domain (that would change their meaning for everyone else);
-- edge provenance is ``rdf:Statement`` reification described with PROV-O (see :mod:`kg.sinks.rdf.triples`);
+- edge provenance is ``rdf:Statement`` reification described with PROV-O (see
+  :mod:`kg.sinks.rdf.triples`); the domain of its properties is ``kg:EdgeStatement``, not
+  ``rdf:Statement``, which is reserved vocabulary that OWL 2 DL does not allow as a class (the
+  shapes, which are not OWL, target ``rdf:Statement``); the ontology is in OWL 2 DL (checked
+  with the OWL API's profile checker);
+- ``kg:broader`` is not a sub-property of ``skos:broader``: SKOS gives that the domain and
+  range ``skos:Concept``, and methods, models and datasets are not concepts;
 - ``kg:TechniquePair`` is a statistic the RDF export derives (two ``kg:hasTechnique`` values and
   the ``kg:papers`` that use both), not a label of the graph;
 - shapes: per label a ``sh:NodeShape`` ``kgsh:<Label>`` and property shapes
   ``kgsh:<Label>-<property>`` (cardinality and datatype of each property; class of the targets
   of each relation whose domain includes the label); per relation a shape checking its
   subjects are in the domain; shapes for provenance statements. ``sh:class kg:Entity`` relies
-  on ``rdfs:subClassOf`` from the ontology (pass it as ``ont_graph``), not on inference.
+  on ``rdfs:subClassOf`` in the data graph, not on inference: every export carries those
+  axioms for the classes it uses (:func:`kg.sinks.rdf.triples.class_blocks`).
 
 >>> "kg:Entity" in ontology_ttl() and "sh:targetClass kg:Paper" in shapes_ttl()
 True
@@ -38,6 +45,7 @@ from pathlib import Path
 from kg.errors import ConfigError
 from kg.schema import (
     EDGE_PROPS,
+    EDGE_STATEMENT,
     ENTITY_LABELS,
     LABELS,
     PAIR,
@@ -156,7 +164,7 @@ def ontology_ttl() -> str:
         ("dcterms:title", _lit("kg: knowledge graphs of machine-learning research")),
         ("rdfs:comment", _lit("Classes and properties of the kg knowledge graph, generated "
                               "from kg/schema.py. Edge provenance is rdf:Statement "
-                              "reification described with PROV-O.")),
+                              "reification described with PROV-O (kg:EdgeStatement).")),
     ]) + "\n")
     parts.append("# Classes\n\n")
     parts.append(_block("kg:Entity", [
@@ -197,7 +205,9 @@ def ontology_ttl() -> str:
             ("a", "owl:DatatypeProperty"), ("rdfs:label", _lit(c[3:])), ("rdfs:comment", _lit(p.comment)),
             ("rdfs:domain", _class_expr(tuple(labels))), ("rdfs:range", XSD[p.datatype]),
         ]) + "\n")
-    parts.append("# Provenance of extracted edges: properties of rdf:Statement nodes\n\n")
+    parts.append("# Provenance of extracted edges (rdf:Statement nodes in the export)\n\n")
+    parts.append(_block(f"kg:{EDGE_STATEMENT[0]}", [("a", "owl:Class"), ("rdfs:label", _lit(EDGE_STATEMENT[0])),
+                                                   ("rdfs:comment", _lit(EDGE_STATEMENT[1]))]) + "\n")
     for p in EDGE_PROPS:
         c = prop_curie(p)
         if p.name == "paper":  # the paper id becomes the paper's IRI
@@ -205,10 +215,10 @@ def ontology_ttl() -> str:
             continue
         parts.append(_block(c, [
             ("a", "owl:DatatypeProperty"), ("rdfs:label", _lit(c[3:])), ("rdfs:comment", _lit(p.comment)),
-            ("rdfs:domain", "rdf:Statement"), ("rdfs:range", XSD[p.datatype]),
+            ("rdfs:domain", f"kg:{EDGE_STATEMENT[0]}"), ("rdfs:range", XSD[p.datatype]),
         ]) + "\n")
     parts.append("# Standard terms used above, declared for OWL 2 DL tools\n\n")
-    for c in sorted(external | {"rdf:Statement"}):
+    for c in sorted(external):
         parts.append(f"{c} a owl:Class .\n")
     for c, kind in sorted(ext_props.items()):
         parts.append(f"{c} a {kind} .\n")
@@ -312,6 +322,7 @@ def jsonld_context() -> dict:
     ctx["Entity"] = "kg:Entity"
     ctx.update({lab: f"kg:{lab}" for lab in LABELS})
     ctx["Statement"] = "rdf:Statement"
+    ctx[EDGE_STATEMENT[0]] = f"kg:{EDGE_STATEMENT[0]}"
     ctx[PAIR.name] = f"kg:{PAIR.name}"
     ctx[PAIR_MEMBER[0]] = {"@id": f"kg:{PAIR_MEMBER[0]}", "@type": "@id"}
     for c, (p, _) in datatype_props().items():

@@ -19,7 +19,7 @@ import networkx as nx
 
 from kg.sinks.rdf.ontology import jsonld_context
 from kg.sinks.rdf.terms import DEFAULT_BASE, SURROGATES, A, TermWriter, check_base
-from kg.sinks.rdf.triples import Stats, blocks, pair_blocks, void_blocks
+from kg.sinks.rdf.triples import Stats, blocks, class_blocks, pair_blocks, void_blocks
 
 
 def nt_chunks(w: TermWriter, blocks_: Iterable) -> Iterator[str]:
@@ -71,7 +71,8 @@ def jsonld_chunks(w: TermWriter, blocks_: Iterable) -> Iterator[str]:
 
 def rdf_chunks(G: nx.MultiDiGraph, fmt: str, base: str = DEFAULT_BASE, manifest: dict | None = None,
                stats: Stats | None = None, void: bool = True) -> Iterator[str]:
-    """Text of an ``nt``, ``ttl`` or ``jsonld`` export, in chunks (the VoID block last)."""
+    """Text of an ``nt``, ``ttl`` or ``jsonld`` export, in chunks: the data, the technique
+    pairs, the class axioms SHACL needs (:func:`~kg.sinks.rdf.triples.class_blocks`), the VoID."""
     base = check_base(base)
     stats = stats if stats is not None else Stats()
     w = TermWriter(base)
@@ -81,6 +82,7 @@ def rdf_chunks(G: nx.MultiDiGraph, fmt: str, base: str = DEFAULT_BASE, manifest:
         pairs: Counter = Counter()
         yield from nt_data_chunks(G, base, stats, pairs)
         yield from nt_chunks(w, pair_blocks(G, stats, pairs))
+        yield from nt_chunks(w, class_blocks(stats))
         if void:
             yield from nt_chunks(w, void_blocks(stats, base, manifest or {}))
         return
@@ -88,6 +90,7 @@ def rdf_chunks(G: nx.MultiDiGraph, fmt: str, base: str = DEFAULT_BASE, manifest:
     def all_blocks():
         yield from blocks(G, stats)
         yield from pair_blocks(G, stats)
+        yield from class_blocks(stats)
         if void:
             yield from void_blocks(stats, base, manifest or {})
 

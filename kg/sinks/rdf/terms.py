@@ -135,18 +135,26 @@ def integer_lex(v) -> str | None:
 
 
 def decimal_lex(v) -> str | None:
-    """The lexical form of an ``xsd:decimal`` value, or None if ``v`` is not a finite number."""
+    """The canonical lexical form of an ``xsd:decimal`` value (XSD 1.1), or None if ``v`` is
+    not a finite number.
+
+    The value is the shortest decimal that reads back as the same float (``repr``). XSD 1.1's
+    canonical mapping writes a whole number without a point and anything else with no
+    superfluous zeros: it is the form pyoxigraph prints for any decimal it reads, and the form
+    Jena returns since it returns the file's own spelling; XSD 1.0's ``20.0`` would come back
+    from pyoxigraph as ``20``.
+
+    >>> [decimal_lex(v) for v in (20.0, 0.5, -0.0, -1.25, 1e-7, 1e22, "3.10")]
+    ['20', '0.5', '0', '-1.25', '0.0000001', '10000000000000000000000', '3.1']
+    """
     try:
         x = float(v)
     except (TypeError, ValueError):
         return None
     if isinstance(v, bool) or not math.isfinite(x):
         return None
-    r = repr(x)
-    if "e" in r or "E" in r:
-        r = format(Decimal(r), "f")
-        r = r if "." in r else r + ".0"
-    return r
+    d = Decimal(repr(x))
+    return str(int(d)) if x.is_integer() else format(d, "f").rstrip("0")
 
 
 def literal(value, datatype: str) -> Lit | None:

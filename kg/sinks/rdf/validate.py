@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.sinks.rdf.files import rdf_format, unreadable
-from kg.sinks.rdf.ontology import OWL_FILE, SHACL_FILE, SHAPES_NS
+from kg.sinks.rdf.ontology import SHACL_FILE, SHAPES_NS
 from kg.sinks.rdf.terms import DEFAULT_BASE, compact, namespaces
 
 SH = "http://www.w3.org/ns/shacl#"
@@ -83,20 +83,24 @@ def parse_rdflib(path: Path):
     return g
 
 
-def validate(path: Path, shapes: Path = SHACL_FILE, ontology: Path = OWL_FILE,
+def validate(path: Path, shapes: Path = SHACL_FILE, ontology: Path | None = None,
              examples: int = 3) -> ValidationReport:
-    """Validate an RDF file against the SHACL shapes (no inference; the ontology is mixed in).
+    """Validate an RDF file against the SHACL shapes, without inference.
+
+    The data is checked on its own: an export carries the ``rdfs:subClassOf`` axioms the
+    shapes need (``sh:class kg:Entity``), as any SHACL engine given only the file sees it.
+    ``ontology`` mixes an ontology in (for data that does not carry them, e.g. ``OWL_FILE``).
 
     >>> # report = validate(Path("exports/graph.ttl")); report.conforms
     """
     import pyshacl
     from rdflib import RDF, URIRef
 
-
     t0 = time.perf_counter()
     data = parse_rdflib(path)
     n = len(data)
-    _, results, _ = pyshacl.validate(data, shacl_graph=parse_rdflib(shapes), ont_graph=parse_rdflib(ontology),
+    ont = parse_rdflib(ontology) if ontology is not None else None
+    _, results, _ = pyshacl.validate(data, shacl_graph=parse_rdflib(shapes), ont_graph=ont,
                                      inference="none", abort_on_first=False, allow_warnings=True,
                                      inplace=True)
     prefixes = {**namespaces(DEFAULT_BASE), "sh": SH, "kgsh": SHAPES_NS}

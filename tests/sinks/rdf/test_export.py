@@ -295,3 +295,21 @@ def test_neo4j_csv_without_the_module_says_so(monkeypatch, tmp_path):
 def test_unknown_format_is_refused(tmp_path):
     with pytest.raises(Exception, match="unknown export format"):
         sinks.export(nx.MultiDiGraph(), tmp_path / "x", "xml")
+
+
+# ---------------------------------------------------------------- valid on its own
+
+
+@pytest.mark.filterwarnings("ignore:ConjunctiveGraph is deprecated")
+def test_every_format_carries_the_ontology_class_axioms_of_the_classes_it_uses(sample):
+    from kg.sinks.rdf.ontology import ontology_ttl
+
+    owl = rdflib.Graph().parse(data=ontology_ttl(), format="turtle")
+    sub = rdflib.RDFS.subClassOf
+    for fmt in ("nt", "ttl", "jsonld"):
+        g = rdflib.Graph().parse(sinks.export_graph(sample, fmt).path, format=RDFLIB[fmt])
+        used = set(g.objects(None, rdflib.RDF.type))
+        want = {(c, sub, o) for c, o in owl.subject_objects(sub) if c in used and isinstance(o, rdflib.URIRef)}
+        assert set(g.triples((None, sub, None))) == want, fmt
+        assert (rdflib.URIRef(terms.namespaces()["kg"] + "Method"), sub,
+                rdflib.URIRef(terms.namespaces()["kg"] + "Entity")) in want

@@ -21,6 +21,7 @@ def reference(G: nx.MultiDiGraph, base: str = terms.DEFAULT_BASE, manifest: dict
     w = terms.TermWriter(base)
     text = "".join(render.nt_chunks(w, triples.blocks(G, stats)))
     text += "".join(render.nt_chunks(w, triples.pair_blocks(G, stats)))
+    text += "".join(render.nt_chunks(w, triples.class_blocks(stats)))
     text += "".join(render.nt_chunks(w, triples.void_blocks(stats, base, manifest or {})))
     return text, stats
 

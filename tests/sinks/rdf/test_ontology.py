@@ -85,7 +85,38 @@ def test_every_relation_is_an_object_property_with_domain_and_range(owl):
         assert classes_of(owl, owl.value(p, rns.RDFS.domain)) == set(rel.domain), rel.name
         assert classes_of(owl, owl.value(p, rns.RDFS.range)) == set(rel.range), rel.name
         assert {uri(e) for e in rel.equivalent} <= set(owl.objects(p, rns.RDFS.subPropertyOf))
-    assert (KG.broader, rns.RDFS.subPropertyOf, SKOS.broader) in owl
+
+
+def superclasses(owl: rdflib.Graph, label: str) -> set[URIRef]:
+    return set(owl.transitive_objects(KG[label], rns.RDFS.subClassOf))
+
+
+def test_a_skos_superproperty_only_relates_skos_concepts(owl):
+    # SKOS's semantic relations have domain and range skos:Concept: a kg relation below one
+    # would make every subject and object of it a concept
+    for rel in RELATIONS.values():
+        for sup in owl.objects(KG[rel.prop], rns.RDFS.subPropertyOf):
+            if str(sup).startswith(str(SKOS)):
+                assert all(SKOS.Concept in superclasses(owl, lab) for lab in rel.domain + rel.range), rel.name
+    assert not set(owl.objects(KG.broader, rns.RDFS.subPropertyOf))
+    assert SKOS.Concept not in superclasses(owl, "Method")
+
+
+RESERVED = tuple(RDF_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "xsd"))
+
+
+def test_no_reserved_vocabulary_is_used_as_a_class(owl):
+    # OWL 2 DL does not allow rdf:Statement (or any rdf:, rdfs:, owl:, xsd: term but owl:Thing
+    # and owl:Nothing) as a class; the OWL API's profile checker reports each such use
+    classes = set(owl.subjects(rns.RDF.type, rns.OWL.Class))
+    for p in (rns.RDFS.domain, rns.RDFS.subClassOf):
+        classes |= {o for o in owl.objects(None, p) if isinstance(o, URIRef)}
+    for p in owl.subjects(rns.RDF.type, rns.OWL.ObjectProperty):
+        classes |= {o for o in owl.objects(p, rns.RDFS.range) if isinstance(o, URIRef)}
+    for union in owl.objects(None, rns.OWL.unionOf):
+        classes |= set(Collection(owl, union))
+    assert KG.EdgeStatement in classes
+    assert not {c for c in classes if str(c).startswith(RESERVED)} - {rns.OWL.Thing, rns.OWL.Nothing}
 
 
 def test_datatype_properties_have_domain_and_xsd_range(owl):
@@ -99,7 +130,7 @@ def test_datatype_properties_have_domain_and_xsd_range(owl):
         assert owl.value(uri(c), rns.RDFS.range) == xsd[p.datatype]
     for p in EDGE_PROPS:
         if p.name != "paper":
-            assert owl.value(uri(ontology.prop_curie(p)), rns.RDFS.domain) == rns.RDF.Statement
+            assert owl.value(uri(ontology.prop_curie(p)), rns.RDFS.domain) == KG.EdgeStatement
 
 
 def test_standard_vocabularies_for_aliases_ids_and_provenance():

@@ -49,6 +49,18 @@ def atomic_write(path: Path, mode: str = "w"):
 Line = bytes | memoryview | str  # a memoryview may hold several lines, all but the last with "\n"
 
 
+def refresh(path: Path, text: str, check: bool = False) -> bool:
+    """Whether the generated file ``path`` differs from ``text``; unless ``check``, it is then
+    rewritten (atomically). For the files kg generates and ships (schema, guide)."""
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    if old == text:
+        return False
+    if not check:
+        with atomic_write(path) as fh:
+            fh.write(text)
+    return True
+
+
 def _stage(path: Path, lines: Iterable[Line]) -> Path:
     """Write lines to a temporary file beside ``path``; return the temporary path."""
     with _temp_beside(path, "wb") as (fh, tmp):

@@ -144,16 +144,9 @@ def guide_html() -> str:
 
 def write_guide(check: bool = False) -> bool:
     """Write :data:`GUIDE_FILE` (or, with ``check``, only compare). True when it was stale."""
-    from kg.io.atomic import atomic_write
+    from kg.io.atomic import refresh
 
-    text = guide_html()
-    old = GUIDE_FILE.read_text(encoding="utf-8") if GUIDE_FILE.exists() else None
-    if old == text:
-        return False
-    if not check:
-        with atomic_write(GUIDE_FILE) as fh:
-            fh.write(text)
-    return True
+    return refresh(GUIDE_FILE, guide_html(), check)
 
 
 def main(argv: list[str] | None = None) -> int:

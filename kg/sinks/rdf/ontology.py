@@ -365,17 +365,9 @@ def write_schema_files(check: bool = False) -> list[Path]:
 
     >>> # write_schema_files(check=True) == []   # the committed files are up to date
     """
-    from kg.io.atomic import atomic_write
+    from kg.io.atomic import refresh
 
-    stale = []
-    for path, text in generated_files().items():
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        if old != text:
-            stale.append(path)
-            if not check:
-                with atomic_write(path) as fh:
-                    fh.write(text)
-    return stale
+    return [path for path, text in generated_files().items() if refresh(path, text, check)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from kg.extract import cues
+
 # ---------------------------------------------------------------- URLs
 
 _URL = re.compile(
@@ -419,11 +421,7 @@ def name_label(word: str) -> str:
 
 # ---------------------------------------------------------------- task phrases
 
-TASK_HEADS = ("prediction", "detection", "classification", "segmentation", "generation", "estimation",
-              "recognition", "translation", "retrieval", "forecasting", "answering", "summarization",
-              "localization", "tracking", "captioning", "reconstruction", "imputation", "completion",
-              "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
-              "inpainting", "editing", "navigation", "manipulation", "registration", "clustering")
+TASK_HEADS = cues.words("task_heads")
 #: words that never stand inside a name: prepositions, "whether", and verbs that open a clause
 #: ("we devise label-efficient forecasting", "it decides whether retrieval ..."); shared with the
 #: noun-phrase finder (kg/extract/phrases.py)

@@ -22,35 +22,12 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from kg.extract import cues
 from kg.extract.patterns import NOT_IN_NAMES, Found
 from kg.text import singular
 
 # head nouns (singular) -> label
-HEADS = {
-    **dict.fromkeys((
-        "learning", "network", "approximation", "attention", "quantization", "transformer", "process",
-        "search", "regularization", "regularisation", "maximization",
-        "minimization", "game", "equilibrium", "oracle", "design", "ensemble", "symmetry", "limit", "bonus",
-        "principle", "sampling", "decoding", "distillation", "pruning", "descent", "programming", "kernel",
-        "machine", "autoencoder", "curriculum", "field", "geometry",
-        "operator", "shift", "collapse", "filter", "mixture", "bias", "initialization",
-        "normalization", "normalisation", "estimator", "model", "architecture", "optimization", "method",
-        "algorithm", "objective", "loss", "sketching", "coreset", "prompting", "bound"),
-        "Technique"),
-    **dict.fromkeys((
-        "prediction", "detection", "classification", "segmentation", "generation", "estimation",
-        "recognition", "translation", "retrieval", "forecasting", "answering", "summarization",
-        "localization", "tracking", "captioning", "reconstruction", "imputation", "completion",
-        "decomposition", "discovery", "identification", "parsing", "super-resolution", "denoising",
-        "de-noising", "inpainting", "editing", "navigation", "manipulation", "registration", "clustering",
-        "modeling", "modelling", "synthesis", "control", "grounding", "selection", "placement",
-        "certification", "regression", "exploration", "planning", "matching", "alignment", "reasoning"),
-        "Task"),
-    **dict.fromkeys((
-        "accuracy", "error", "ratio", "efficiency", "area", "rank", "diversity", "variance", "risk",
-        "distance", "divergence", "precision", "recall", "throughput", "latency", "speedup", "score",
-        "perplexity", "time", "rate"), "Metric"),
-}
+HEADS = cues.labels("phrase_heads")
 # heads that only count with one of these modifiers right before them
 _NARROW = {
     "time": {"training", "inference", "running", "wall-clock", "computation", "computational", "execution",

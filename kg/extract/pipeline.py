@@ -33,6 +33,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
+from kg.extract import cues
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon
 from kg.extract.names import EPONYMS, canonical_long_form, lower_common_words, stoplist  # noqa: F401  (public here too)
@@ -155,24 +156,7 @@ class PatternFinder:
 
 # ---------------------------------------------------------------- typing acronym long forms
 
-DATASET_HEADS = {"dataset", "benchmark", "corpus", "suite", "collection", "database", "testbed"}
-METRIC_HEADS = {"score", "error", "accuracy", "rate", "metric", "regret", "ratio", "precision",
-                "recall", "distance", "index", "measure"}
-TASK_HEADS = {"problem", "task", "prediction", "detection", "classification", "segmentation",
-              "recognition", "generation", "translation", "estimation", "retrieval", "answering",
-              "summarization", "localization", "tracking", "forecasting", "planning",
-              "completion", "navigation", "manipulation", "captioning", "parsing", "matching",
-              "discovery", "identification", "reconstruction", "labeling", "tagging"}
-SOFTWARE_HEADS = {"library", "toolkit", "toolbox", "package", "engine", "simulator", "platform",
-                  "compiler", "framework library"}
-MODEL_CLASS_HEADS = {"model", "network", "machine", "process", "field", "transformer", "agent",
-                     "autoencoder", "encoder", "decoder", "classifier"}
-METHOD_HEADS = {"architecture", "algorithm", "framework", "method", "optimizer", "optimization",
-                "minimization", "regularization", "attention", "sampling", "decoding",
-                "search", "policy", "descent", "tuning", "adaptation", "distillation", "pruning",
-                "quantization", "alignment", "kernel", "net", "layer", "module", "mechanism",
-                "loss", "wrapper", "pipeline", "system", "approach", "strategy", "scheme",
-                "technique", "procedure", "paradigm", "estimator", "embedding", "normalization"}
+LONG_FORM_HEADS = cues.labels("long_form_heads")
 _SMALL = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "at"}
 
 
@@ -186,17 +170,10 @@ def type_long_form(long: str) -> str:
     """
     words = re.split(r"[\s-]+", long.strip())
     head = singular(words[-1]).lower()
-    if head in DATASET_HEADS:
-        return "Dataset"
-    if head in METRIC_HEADS:
-        return "Metric"
-    if head in SOFTWARE_HEADS:
-        return "Software"
-    if head in TASK_HEADS:
-        return "Task"
+    label = LONG_FORM_HEADS.get(head)
+    if label:
+        return label
     title = all(w[:1].isupper() or w.lower() in _SMALL or not w[:1].isalpha() for w in words)
-    if head in MODEL_CLASS_HEADS:
-        return "Technique"
     if title and len(words) >= 2:
         return "Method"
     return "Technique"

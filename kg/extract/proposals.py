@@ -17,6 +17,7 @@ from bisect import bisect_right
 
 from spacy.tokens import Doc, Span
 
+from kg.extract import cues
 from kg.extract.docutil import doc_text, positions, sentences
 
 TRIGGERS = {"propose", "proposes", "proposed", "introduce", "introduces", "introduced",
@@ -31,18 +32,7 @@ OUTPERFORM = {"outperform", "outperforms", "outperformed", "outperforming", "sur
               "surpasses", "surpassed", "surpassing", "beats", "beat", "exceeds", "exceed",
               "outperformance"}
 COMPARE = {"compared", "comparison", "versus", "vs", "vs.", "against", "over"}
-APPOSITIVE_HEADS = {
-    "framework": "Method", "method": "Method", "approach": "Method", "algorithm": "Method",
-    "strategy": "Method", "architecture": "Method", "system": "Method", "technique": "Method",
-    "model": "Method", "paradigm": "Method", "pipeline": "Method", "wrapper": "Method",
-    "loss": "Method", "regularizer": "Method", "regularization": "Method", "scheme": "Method",
-    "network": "Method", "optimizer": "Method", "estimator": "Method", "agent": "Method",
-    "procedure": "Method", "module": "Method", "mechanism": "Method", "policy": "Method",
-    "dataset": "Dataset", "benchmark": "Dataset", "corpus": "Dataset", "suite": "Dataset",
-    "testbed": "Dataset", "library": "Software", "toolkit": "Software", "toolbox": "Software",
-    "package": "Software", "engine": "Software", "simulator": "Software", "platform": "Software",
-    "metric": "Metric", "measure": "Metric", "score": "Metric",
-}
+APPOSITIVE_HEADS = cues.labels("appositive_heads")
 _NAMEABLE_RULES = {"name-shape", "model-coined", "name-weak", "acronym", "lexicon", "new-name"}
 _GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", "an", "from", "at"}
 NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub", "namely"}

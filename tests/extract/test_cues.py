@@ -1,0 +1,82 @@
+"""The cue-word loader: one entry a line, comments and blank lines skipped, repeats and
+missing files refused, and the extractor's modules reading their lists from it."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from kg.errors import ConfigError, DataMissing
+from kg.extract import cues
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "list.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_comments_and_blank_lines_are_skipped(tmp_path):
+    path = _file(tmp_path, "# what the list is for\n\nMarkov\n  Gaussian  \n# a note\n\n")
+    assert cues.read_words(path) == ("Markov", "Gaussian")
+
+
+def test_labels_keep_file_order(tmp_path):
+    path = _file(tmp_path, "# head<TAB>Label\nmodel\tTechnique\ndataset\tDataset\n")
+    assert list(cues.read_labels(path).items()) == [("model", "Technique"), ("dataset", "Dataset")]
+    with pytest.raises(TypeError):
+        cues.read_labels(path)["x"] = "Task"  # shared by every caller: read-only
+
+
+def test_a_repeated_entry_names_file_and_lines(tmp_path):
+    path = _file(tmp_path, "# list\nMarkov\nGaussian\nMarkov\n")
+    with pytest.raises(ConfigError, match=rf"{path.name}:4: 'Markov' is listed twice \(first on line 2\)"):
+        cues.read_words(path)
+    path = _file(tmp_path, "model\tTechnique\nmodel\tMethod\n")
+    with pytest.raises(ConfigError, match=r":2: 'model' is listed twice"):
+        cues.read_labels(path)
+
+
+def test_malformed_lines_are_refused(tmp_path):
+    with pytest.raises(ConfigError, match=":1:.*expected an entry and a label"):
+        cues.read_labels(_file(tmp_path, "model Technique\n"))
+    with pytest.raises(ConfigError, match=":2:.*expected one entry"):
+        cues.read_words(_file(tmp_path, "# list\nmodel\tTechnique\n"))
+
+
+def test_a_missing_file_is_data_missing(tmp_path):
+    with pytest.raises(DataMissing):
+        cues.read_words(tmp_path / "gone.txt")
+    with pytest.raises(DataMissing):
+        cues.read_labels(_file(tmp_path, ""))
+    with pytest.raises(DataMissing):
+        cues.words("no-such-list")
+
+
+def test_every_packaged_list_loads():
+    files = sorted(cues.CUES_DIR.glob("*.txt"))
+    assert files
+    for path in files:
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        assert lines[0].startswith("# "), f"{path.name}: starts with a comment saying what it is for"
+        if "\t" in "".join(x for x in lines if not x.startswith("#")):
+            assert cues.labels(path.stem)
+        else:
+            assert cues.words(path.stem)
+
+
+# lists that live in schema/cues/ and nowhere else: the names their old copies had in code
+MOVED = {"HEADS", "APPOSITIVE_HEADS", "TASK_HEADS", "DATASET_HEADS",
+         "METRIC_HEADS", "SOFTWARE_HEADS", "MODEL_CLASS_HEADS", "METHOD_HEADS", "LONG_FORM_HEADS"}
+
+
+def test_no_module_keeps_its_own_copy():
+    """A moved name, where it is still assigned, is assigned from the loader, never from a literal."""
+    literals = (ast.Set, ast.Dict, ast.Tuple, ast.List, ast.Call)
+    for path in sorted((Path(cues.__file__).parent).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") in MOVED for t in node.targets):
+                value = node.value
+                from_loader = (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                               and getattr(value.func.value, "id", "") == "cues")
+                assert from_loader or not isinstance(value, literals), f"{path.name}:{node.lineno}: a copy of a cue list"

@@ -7,6 +7,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from kg.extract import cues
 from kg.schema import data_file
 from kg.text import fold, singular
 
@@ -36,12 +37,7 @@ def lower_common_words(name: str) -> str:
                              for p in w.split("-")) for w in name.split())
 
 
-EPONYMS = {"Markov", "Gaussian", "Bayesian", "Hilbert", "Wasserstein", "Lipschitz", "Euclidean",
-           "Riemannian", "Hamiltonian", "Langevin", "Bernoulli", "Poisson", "Dirichlet", "Fourier",
-           "Laplace", "Laplacian", "Newton", "Nesterov", "Hessian", "Jacobian", "Boltzmann", "Monte",
-           "Carlo", "Kullback", "Leibler", "Shapley", "Turing", "Nash", "Pareto", "Bellman", "Gibbs",
-           "Stein", "Banach", "Sobolev", "Hebbian", "Thompson", "Kalman", "Lagrangian", "Fisher",
-           "Wiener", "Ising", "Hopfield", "Schrödinger", "Brownian", "Lyapunov", "Chebyshev"}
+EPONYMS = cues.word_set("eponyms")
 
 
 @cache

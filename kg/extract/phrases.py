@@ -160,10 +160,7 @@ def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
     return low if initial and word[1:].islower() else word
 
 
-_EPONYMS = {"Gaussian", "Bayesian", "Markov", "Fisher", "Nash", "Wasserstein", "Hilbert", "Langevin", "Newton",
-            "Lipschitz", "Euclidean", "Riemannian", "Hamiltonian", "Monte", "Carlo", "Dirichlet", "Poisson",
-            "Boltzmann", "Hessian", "Laplacian", "Fourier", "Shapley", "Bellman", "Kalman", "Stein", "Thompson",
-            "Littlestone", "Schrödinger", "Lagrangian", "Hopfield", "Gibbs", "Bregman", "Sobolev"}
+_EPONYMS = cues.word_set("eponyms")
 _ED_MODIFIERS = {"masked", "regularized", "regularised", "randomized", "randomised", "distributed", "supervised",
                  "structured", "weighted", "conditioned", "constrained", "augmented", "guided", "generalized",
                  "generalised", "normalized", "normalised", "kernelized", "federated", "decentralized",

@@ -102,8 +102,7 @@ _NOT_NOVEL = {"recently", "previously", "originally", "commonly", "widely", "pop
 
 
 _RUN_GLUE = {"of", "for", "to", "via", "with", "in", "on", "and"}
-EPONYM_WORDS = {"Bayesian", "Gaussian", "Markov", "Euclidean", "Riemannian", "Hamiltonian", "Lagrangian",
-                "Newton", "Boolean", "Laplacian", "Hessian", "Jacobian", "Fourier", "Monte"}
+EPONYM_WORDS = cues.word_set("eponyms")
 
 
 def _capish(tok) -> bool:

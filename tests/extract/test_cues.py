@@ -66,7 +66,7 @@ def test_every_packaged_list_loads():
 
 
 # lists that live in schema/cues/ and nowhere else: the names their old copies had in code
-MOVED = {"HEADS", "APPOSITIVE_HEADS", "TASK_HEADS", "DATASET_HEADS",
+MOVED = {"EPONYMS", "_EPONYMS", "EPONYM_WORDS", "HEADS", "APPOSITIVE_HEADS", "TASK_HEADS", "DATASET_HEADS",
          "METRIC_HEADS", "SOFTWARE_HEADS", "MODEL_CLASS_HEADS", "METHOD_HEADS", "LONG_FORM_HEADS"}
 
 

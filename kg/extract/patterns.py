@@ -319,9 +319,10 @@ def _plain_long_form(lf: str, sf: str) -> bool:
         and len(re.split(r"[\s-]+", lf)) >= min(caps, 3) - 1 and words[0].lower() not in {"the", "this", "these", "our"}
 
 
-_NAMED_SHORT = re.compile(r",?\s+(?:named|called|dubbed|termed|coined|namely|abbreviated as|denoted as|denoted)"
-                          r"\s+(?:as\s+)?([A-Za-zΑ-Ω][\w²³-]{1,11})(?![\w-])")
-_NAMING_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "abbreviated", "denoted")
+_NAMING_PHRASES = cues.words("acronym_naming")
+_NAMED_SHORT = re.compile(r",?\s+(?:" + "|".join(map(re.escape, _NAMING_PHRASES))
+                          + r")\s+(?:as\s+)?([A-Za-zΑ-Ω][\w²³-]{1,11})(?![\w-])")
+_NAMING_WORDS = tuple(dict.fromkeys(p.split()[0] for p in _NAMING_PHRASES))  # a cheap test before the regex
 _SHORT_THEN_LONG = re.compile(r"(?<![\w-])([A-ZΑ-Ω][\w²³-]{1,11}),\s+(?:(?:a|an|the)\s+|(?:a|an|the)(?=[A-Z][a-z]))?")
 
 

@@ -20,22 +20,15 @@ from spacy.tokens import Doc, Span
 from kg.extract import cues
 from kg.extract.docutil import doc_text, positions, sentences
 
-TRIGGERS = {"propose", "proposes", "proposed", "introduce", "introduces", "introduced",
-            "present", "presents", "presented", "develop", "develops", "developed", "design",
-            "designs", "designed", "release", "releases", "released", "name", "call", "dub",
-            "term", "coin", "devise", "devised", "formulate", "build", "construct", "curate",
-            "offer", "contribute", "create", "establish", "introducing", "proposing", "presenting",
-            "developing"}
-SUBJECTS = {"we", "paper", "work", "study", "here", "article", "authors"}
+TRIGGERS = cues.word_set("proposal_verbs")
+SUBJECTS = cues.word_set("author_subjects")
 STOPS = {"that", "which", "to", "where", "whose", "when", "if", "because", ";", ".", "by"}
-OUTPERFORM = {"outperform", "outperforms", "outperformed", "outperforming", "surpass",
-              "surpasses", "surpassed", "surpassing", "beats", "beat", "exceeds", "exceed",
-              "outperformance"}
-COMPARE = {"compared", "comparison", "versus", "vs", "vs.", "against", "over"}
+OUTPERFORM = cues.word_set("outperform_words")
+COMPARE = cues.word_set("compare_words")
 APPOSITIVE_HEADS = cues.labels("appositive_heads")
 _NAMEABLE_RULES = {"name-shape", "model-coined", "name-weak", "acronym", "lexicon", "new-name"}
 _GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", "an", "from", "at"}
-NAMING = {"named", "called", "dubbed", "termed", "coined", "name", "call", "term", "dub", "namely"}
+NAMING = cues.word_set("naming_words")
 
 
 _KIND_SUFFIXES = {"based", "type", "like", "style", "inspired", "driven", "guided", "aware"}

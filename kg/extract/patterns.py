@@ -304,7 +304,7 @@ def _acronyms(text: str, sentences: Iterable[tuple[int, int]]) -> Iterator[Acron
                 yield Acronym(s0 + m.end(), s0 + m.end() + len(lf), lf, s0 + m.start(1), s0 + m.end(1), sf)
 
 
-_SMALL_WORDS = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "at", "from"}
+_SMALL_WORDS = cues.word_set("name_glue")
 
 
 def _plain_long_form(lf: str, sf: str) -> bool:

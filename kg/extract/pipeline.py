@@ -157,7 +157,7 @@ class PatternFinder:
 # ---------------------------------------------------------------- typing acronym long forms
 
 LONG_FORM_HEADS = cues.labels("long_form_heads")
-_SMALL = {"of", "for", "and", "the", "a", "an", "in", "on", "with", "to", "via", "by", "at"}
+_SMALL = cues.word_set("name_glue")
 
 
 def type_long_form(long: str) -> str:

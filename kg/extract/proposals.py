@@ -27,7 +27,7 @@ OUTPERFORM = cues.word_set("outperform_words")
 COMPARE = cues.word_set("compare_words")
 APPOSITIVE_HEADS = cues.labels("appositive_heads")
 _NAMEABLE_RULES = {"name-shape", "model-coined", "name-weak", "acronym", "lexicon", "new-name"}
-_GLUE = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "the", "a", "an", "from", "at"}
+_GLUE = cues.word_set("name_glue")
 NAMING = cues.word_set("naming_words")
 
 

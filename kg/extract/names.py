@@ -11,11 +11,13 @@ from kg.extract import cues
 from kg.schema import data_file
 from kg.text import fold, singular
 
+DETERMINERS = cues.word_set("determiners")
+
 
 def canonical_long_form(long: str, label: str) -> str:
     """Strip leading determiners; common-noun labels take the singular of the last word."""
     words = long.split()
-    while words and words[0].lower() in {"the", "a", "an", "our", "this", "these", "its", "their"}:
+    while words and words[0].lower() in DETERMINERS:
         words = words[1:]
     if not words:
         return long

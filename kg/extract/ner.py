@@ -37,6 +37,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.errors import UsageError
+from kg.extract import cues
 
 NER_VERSION = "1"
 #: where ``scripts/train_ner.py`` puts the model unless told otherwise
@@ -135,7 +136,7 @@ def _text(doc: Doc) -> str:
 
 # ---------------------------------------------------------------- typing the model's spans
 
-_DETERMINERS = {"the", "a", "an", "our", "this", "these", "those", "its", "their", "such", "each"}
+_DETERMINERS = cues.word_set("determiners")
 _EDGE_PUNCT = " \t,.;:\"'"
 _OPEN, _CLOSE = "([{", ")]}"
 

@@ -285,10 +285,8 @@ def find_phrases(text: str, lookup: Callable[[str], object | None] | None = None
         yield from reversed(list(_phrases_in_run(text, run, lookup, title)))
 
 
-_DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "its", "their", "our", "each", "every", "any",
-                "novel", "new", "two", "three", "several", "various", "existing", "standard", "efficient", "simple"}
-_BEFORE_VERB = {"to", "we", "can", "will", "may", "must", "should", "could", "would", "might", "not", "also",
-                "they", "it", "which", "that", "who"}
+_DETERMINERS = cues.word_set("noun_markers")
+_BEFORE_VERB = cues.word_set("verb_markers")
 
 
 def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: bool = False) -> Iterator[Found]:

@@ -69,7 +69,8 @@ def test_every_packaged_list_loads():
 MOVED = {"EPONYMS", "_EPONYMS", "EPONYM_WORDS", "HEADS", "APPOSITIVE_HEADS", "TASK_HEADS", "DATASET_HEADS",
          "METRIC_HEADS", "SOFTWARE_HEADS", "MODEL_CLASS_HEADS", "METHOD_HEADS", "LONG_FORM_HEADS", "TRIGGERS",
          "SUBJECTS", "OUTPERFORM", "COMPARE", "NAMING", "_NAMING_WORDS", "_NAMING_PHRASES", "_SMALL",
-         "_SMALL_WORDS", "_GLUE"}
+         "_SMALL_WORDS", "_GLUE", "DETERMINERS", "_DETERMINERS",
+         "_BEFORE_VERB"}
 
 
 def _word_literals(node: ast.AST) -> list[ast.AST]:

@@ -423,38 +423,11 @@ def name_label(word: str) -> str:
 # ---------------------------------------------------------------- task phrases
 
 TASK_HEADS = cues.words("task_heads")
-#: words that never stand inside a name: prepositions, "whether", and verbs that open a clause
-#: ("we devise label-efficient forecasting", "it decides whether retrieval ..."); shared with the
-#: noun-phrase finder (kg/extract/phrases.py)
-NOT_IN_NAMES = frozenset((
-    "against", "over", "between", "whether", "without", "within", "across", "among", "along", "through", "during",
-    "after", "before", "upon", "into", "onto", "versus", "devise", "devises", "refine", "refines", "explore",
-    "explores", "help", "helps", "protect", "protects", "decide", "decides", "tackle", "tackles", "address",
-    "addresses", "mine", "diverse"))
+#: words that never stand inside a name; shared with the noun-phrase finder (kg/extract/phrases.py)
+NOT_IN_NAMES = cues.word_set("not_in_names")
 _TASK = re.compile(r"(?<![\w-])((?:[a-z][a-z0-9-]*\s+){1,3}(?:" + "|".join(TASK_HEADS) + r"))(?![\w-])")
 _VERBISH = re.compile(r"(?:ing|ate|ize|ise|ify|ed)$")
-_NOT_MODIFIERS = {
-    "the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "our", "this", "that",
-    "these", "those", "we", "is", "are", "its", "their", "from", "as", "at", "via", "such", "both",
-    "accurate", "efficient", "effective", "better", "improved", "robust", "fast", "faster", "novel",
-    "new", "existing", "various", "different", "many", "several", "downstream", "general", "final",
-    "high-quality", "reliable", "strong", "standard", "challenging", "difficult", "simple", "joint",
-    "end-to-end", "large-scale", "real-world", "improve", "improves", "enable", "enables", "perform",
-    "performs", "achieve", "achieves", "than", "more", "most", "less", "can", "be", "been",
-    "it", "which", "while", "when", "where", "also", "not", "only", "each", "all", "any", "other",
-    "same", "first", "second", "based", "using", "used", "use", "like", "data", "model", "models",
-    "method", "methods", "task", "tasks", "problem", "problems", "approach", "accurately", "precise",
-    "quality", "performance", "results", "result", "good", "poor", "online", "offline", "zero-shot",
-    "few-shot", "conditional", "unconditional", "controllable", "scalable", "full", "partial",
-    "optimal", "distinct", "flexible", "inherent", "characteristic", "specific", "overall", "proper"}
-
-
-_VERBS = {"decode", "enhance", "leverage", "improve", "boost", "support", "tackle", "address", "solve",
-          "perform", "enable", "study", "consider", "achieve", "yield", "require", "allow", "make",
-          "help", "guide", "drive", "benefit", "facilitate", "accelerate", "outperform", "handle"}
-
-
-_NOT_TASK_MODIFIERS = frozenset(_NOT_MODIFIERS | _VERBS | NOT_IN_NAMES)
+_NOT_TASK_MODIFIERS = cues.word_set("not_task_modifiers") | NOT_IN_NAMES
 _TASK_HEAD = re.compile(r"(?<=\s)(?:" + "|".join(TASK_HEADS) + r")(?![\w-])")
 _RUN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 

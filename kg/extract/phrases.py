@@ -80,60 +80,7 @@ _NARROW = {
              "normal-form", "mean-field", "differential", "repeated", "bayesian", "cooperative", "nonparametric"},
 }
 # modifiers that describe rather than name ("standard dot-product self-attention" -> drop "standard")
-NOT_MODIFIERS = NOT_IN_NAMES | frozenset(re.findall(r"\S+", """
-a an the of for and or in on with to by at via from as into onto over under than that this these those such
-we our us it its their they them he she his her which who whom whose when where while what how why if
-is are was were be been being has have had do does did can could may might must shall should will would
-not no nor only also both either neither each every all any some many much more most less least few
-other another same new novel existing various different several numerous multiple diverse distinct
-standard modern classical classic traditional conventional vanilla typical popular common powerful
-complex simple basic naive generic practical principled unified recent prior previous current
-sparse dense small large big huge shallow wide narrow high low better higher lower good poor
-against up down out off into onto upon tailor maintain encode avoid assume benefit adopted adopt
-require required ensure yield obtain
-significant substantial important key main major critical crucial fundamental real synthetic
-arbitrary certain particular specific whole entire single underlying corresponding respective
-resulting original additional extra further external internal efficient effective robust accurate
-scalable fast faster slow provable theoretical empirical practical well-known so-called
-state-of-the-art off-the-shelf pre-trained pretrained frozen trained learned proposed given general
-overall final first second third last next above below downstream upstream strong weak challenging
-difficult hard easy promising successful remarkable superior competitive reliable flexible inherent
-proper optimal suboptimal near-optimal minimax exact approximate approximately improved enhanced
-end-to-end large-scale real-world high-quality low-quality long-term short-term high-dimensional
-low-dimensional computationally statistically key using based via toward towards without within
-across between among along through during after before including like unlike versus
-tailored specialized dedicated customized desired unknown known fixed infinite finite true
-consistent inconsistent reasonable sensible meaningful careful rigorous comprehensive extensive
-liberate rethink revisit understand unlock bridge teach tame unleash scale towards toward beyond
-smaller larger reduced preferable considered added best-known deterministic vast modified
-minimized maximized inefficient later earlier expressive from-scratch established hand-crafted varying
-undesired include includes although though because since characteristic explicit implicit localized
-non-vacuous multi-stage automatic fair active passive resulting intrinsic extrinsic relevant irrelevant
-likely unlikely possible impossible feasible infeasible available unavailable useful crucial desirable
-inadequate adequate considerable increasing growing special close little valuable map first then thus
-hence often still already but yet so
-one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million billion
-study studies report reports propose proposes introduce introduces present presents use uses apply applies
-consider considers develop develops show shows prove proves achieve achieves improve improves provide
-provides obtain obtains derive derives analyze analyzes analyse investigate investigates explore explores
-evaluate evaluates demonstrate demonstrates learn learns train trains enable enables require requires
-perform performs combine combines extend extends leverage leverages exploit exploits employ employs adopt
-adopts incorporate incorporates integrate integrates establish establishes yield yields give gives make
-makes allow allows outperform outperforms reduce reduces increase increases compute computes estimate
-estimates optimize optimizes minimize minimizes maximize maximizes solve solves address addresses tackle
-tackles handle handles capture captures generate generates predict predicts detect detects classify
-employ achieve attain attains guarantee guarantees ensure ensures enhance enhances boost boosts remain
-remains become becomes lead leads suffer suffers rely relies focus focuses aim aims seek seeks fail fails
-help helps let lets find finds see introduce called named termed dubbed denote denotes define defines
-describe describes compare compares facilitate facilitates accelerate accelerates support supports
-formulate formulates cast casts frame frames view views treat treats call calls encourage encourages
-replace utilize conduct exhibit involve implement lack guide produce mitigate remove adapt simplify build
-preserve compress explain pay fine-tune whether about even thereby wherein
-total similar comparable expensive unique innovative regular initial future equivalent alternative
-highest perfect correct massive intensive unseen following subsequent incorrect wrong emerging
-prevalent mainstream widespread contemporary seminal impressive suitable tractable realistic representative
-great greater stronger simpler unstable prominent generalizable dimensional minimal
-"""))
+NOT_MODIFIERS = NOT_IN_NAMES | cues.word_set("not_modifiers")
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ωℓ0-9][\w'ℓ-]*")
 _RUN = re.compile(rf"{_WORD.pattern}(?: {_WORD.pattern})*")  # words separated by single spaces
 _SENT_END = re.compile(r"[.!?;:]\s*$")
@@ -161,22 +108,8 @@ def _modifier(word: str, initial: bool, title: bool = False) -> str | None:
 
 
 _EPONYMS = cues.word_set("eponyms")
-_ED_MODIFIERS = {"masked", "regularized", "regularised", "randomized", "randomised", "distributed", "supervised",
-                 "structured", "weighted", "conditioned", "constrained", "augmented", "guided", "generalized",
-                 "generalised", "normalized", "normalised", "kernelized", "federated", "decentralized",
-                 "centralized", "parameterized", "parametrized", "accelerated", "stratified", "truncated",
-                 "mixed", "embedded", "nested", "coupled", "shared", "tied", "gated", "dilated", "grouped",
-                 "unsupervised", "unconstrained", "directed", "undirected", "labeled", "unlabeled", "labelled",
-                 "unlabelled", "connected", "integrated", "quantized", "binarized", "compressed", "sketched",
-                 "tempered", "annealed", "damped", "projected", "penalized", "restricted", "attributed",
-                 "hierarchical", "blocked", "clipped", "bounded", "entropic", "amortized", "amortised", "iterated"}
-_ING_NOUNS = {"learning", "training", "sampling", "decoding", "encoding", "modeling", "modelling", "reasoning",
-              "planning", "sketching", "matching", "clustering", "pruning", "rendering", "scheduling", "routing",
-              "forecasting", "hashing", "boosting", "bagging", "caching", "batching", "tuning", "smoothing",
-              "warm-starting", "filtering", "mining", "ranking", "labeling", "labelling", "editing", "processing",
-              "computing", "coding", "testing", "imaging", "tracking", "indexing", "parsing", "recurring"}
-_S_WORDS = {"dynamics", "physics", "statistics", "mathematics", "economics", "robotics", "graphics", "analysis",
-            "genomics", "kinematics", "linguistics", "semantics", "mechanics", "optics", "thermodynamics"}
+_ED_MODIFIERS = cues.word_set("ed_modifiers")  # -ed words that modify a noun inside a name
+_S_WORDS = cues.word_set("s_nouns")  # -s words that are not plurals
 
 
 _singular = lru_cache(maxsize=1 << 16)(singular)

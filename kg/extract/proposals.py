@@ -64,28 +64,10 @@ _PREPS = {"for", "of", "in", "on", "with", "to", "that", "which", "based", "usin
 _FILLERS = {"as", "the", "a", "an", "it", "this", "these", "them", '"', "'", "`", "‘", "“"}
 _STRONG_NAMING = {"dubbed", "termed", "coined", "dub", "term", "coin"}
 # the noun a naming word follows gives the label of the new name ("a concept termed graded non-convexity")
-_NAMED_KIND = {"concept": "Technique", "notion": "Technique", "setting": "Technique", "phenomenon": "Technique",
-               "property": "Technique", "condition": "Technique", "principle": "Technique", "regime": "Technique",
-               "paradigm": "Technique", "parameter": "Technique", "quantity": "Technique", "behavior": "Technique",
-               "behaviour": "Technique", "effect": "Technique", "bias": "Technique", "issue": "Technique",
-               "measure": "Metric", "metric": "Metric", "discrepancy": "Metric", "divergence": "Metric",
-               "distance": "Metric", "score": "Metric", "dataset": "Dataset", "benchmark": "Dataset",
-               "corpus": "Dataset", "suite": "Dataset", "library": "Software", "toolkit": "Software",
-               "task": "Task", "problem": "Task"}
-# second parts of hyphenated adjectives, never the coined part of a name ("training-free", "two-stage")
-ADJ_PARTS = {"free", "based", "aware", "level", "scale", "wise", "like", "style", "specific", "agnostic", "grained",
-              "world", "term", "quality", "rank", "order", "stage", "step", "shot", "time", "dimensional", "efficient",
-              "resolution", "range", "source", "domain", "task", "modal", "view", "art", "end", "play", "shelf",
-              "context", "sample", "batch", "layer", "way", "sided", "fold", "consistent", "invariant", "optimal",
-              "convex", "linear", "parametric", "friendly", "oriented", "centric", "dependent", "independent",
-              "only", "off", "box", "agent", "class", "label", "distribution", "purpose", "size", "round", "pass",
-              "hop", "norm", "lipschitz", "smooth", "bit", "precision", "memory", "cost", "loop", "fidelity",
-              "making", "solving", "taking", "seeking", "setting", "tuning", "training", "learning", "sharing"}
-_NUMBER_WORDS = {"one", "two", "three", "four", "five", "single", "multi", "dual", "double", "non", "semi", "self",
-                 "pre", "post", "co", "cross", "high", "low", "long", "short", "large", "small", "fine", "coarse",
-                 "open", "closed", "state", "well", "real", "top", "first", "second", "zero", "few", "many",
-                 "in", "out", "on", "off", "plug", "easy", "hard", "full", "half", "sub", "over", "under",
-                 "primal", "data", "model", "task", "user", "human", "domain", "mean", "max", "min"}
+_NAMED_KIND = cues.labels("named_kinds")
+# second and first parts of hyphenated adjectives, never the coined part of a name ("training-free", "two-stage")
+ADJ_PARTS = cues.word_set("adjective_last_parts")
+_NUMBER_WORDS = cues.word_set("adjective_first_parts")
 _OURS_STOP = {"is", "are", "was", "were", "has", "have", "can", "will", "may", "outperforms", "achieves", "with",
               "on", "in", "against", "than", "over", "compared", "and", "or"}
 _PASSIVE = {"proposed", "introduced", "presented", "developed"}

@@ -11,6 +11,7 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract import cues
 from kg.extract.docutil import doc_text, positions
 from kg.extract.proposals import ADJ_PARTS, APPOSITIVE_HEADS, Proposals
 from kg.text import fold, singular
@@ -25,11 +26,7 @@ def find_relations(doc: Doc) -> Doc:
 
 
 # one-word task names: entities only where the text treats them as tasks
-TASK_WORDS = {"forecasting", "imputation", "regression", "classification", "clustering", "navigation", "detection",
-              "segmentation", "exploration", "summarization", "translation", "captioning", "denoising", "inpainting",
-              "retrieval", "recommendation", "planning", "manipulation", "localization", "tracking",
-              "reconstruction", "locomotion", "grasping", "parsing", "tagging", "colorization", "deblurring",
-              "dehazing", "super-resolution", "compression", "editing", "reasoning", "ranking", "matching"}
+TASK_WORDS = cues.word_set("task_words")
 _LIST_CUES = {"such", "like", "including", "include", "includes", "e.g.", "namely"}
 
 
@@ -128,8 +125,7 @@ def _standalone(doc: Doc, i: int) -> bool:
             and after in (",", "and", "or", ".", ")", ";", "tasks", "problems"))
 
 
-_DATASET_NOUNS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "testbed", "testbeds",
-                  "leaderboard", "suite"}
+_DATASET_NOUNS = cues.word_set("dataset_nouns")
 _MODEL_NOUNS = {"model", "models", "checkpoint", "checkpoints"}
 _RELABEL = ("name-shape", "model-coined", "name-weak", "acronym", "new-name", "model-generic")
 
@@ -194,18 +190,11 @@ def _capitalised(tok) -> bool:
     return tok.text[:1].isupper() and (tok.is_alpha or any(c.isdigit() for c in tok.text)) and len(tok.text) > 1
 
 
-_NOT_NAMES = {"towards", "toward", "beyond", "rethinking", "understanding", "revisiting", "on",
-              "when", "why", "how", "what", "learning", "improving", "scaling", "position",
-              "benchmarking", "unlocking", "exploring", "demystifying", "the", "a", "an", "from",
-              "less", "more", "all", "one", "no", "do", "is", "are", "can", "does"}
+_NOT_NAMES = cues.word_set("title_openers")
 _TITLE_NAME = re.compile(r"^\s*([A-Za-z][\w²³¹⁰-⁹+.'-]*(?: [A-Za-z0-9][\w²³¹⁰-⁹+.'-]*){0,4})\s*:\s+(\S.*)$")
 
 
-_TITLE_HEAD_NOT = {"understanding", "analysis", "perspective", "approach", "view", "study", "survey", "theory",
-                   "lens", "look", "take", "position", "guide", "framework", "method", "methods", "problem",
-                   "problems", "learning", "models", "networks", "revisited", "matters", "challenges",
-                   "maximization", "minimization", "optimization", "bandit", "game", "asymptotics", "statistics",
-                   "dynamics", "explained", "puzzle", "showdown", "curve"}
+_TITLE_HEAD_NOT = cues.word_set("title_heads_not_names")
 
 
 def _named_phrase(words: list[str]) -> bool:
@@ -270,18 +259,9 @@ def title_proposal(doc: Doc) -> tuple[tuple[str, str], str] | None:
 # Title Case phrases that open a title without naming a method: evaluative or generic openers,
 # and heads that make the phrase a task, a result or a property ("Semantic Image Synthesis ...",
 # "Concentration Inequalities for ...", "Individual Fairness in ...")
-_LEAD_OPENERS = _NOT_NAMES | {"in", "efficient", "fast", "scalable", "robust", "simple", "practical", "generalized",
-                              "improved", "better", "unified", "provably", "deep", "unsupervised",
-                              "self-supervised", "training", "generator"}
-_LEAD_HEADS_NOT = _TITLE_HEAD_NOT | {
-    "synthesis", "clustering", "estimation", "generation", "prediction", "forecasting", "classification",
-    "segmentation", "detection", "recognition", "bound", "inequality", "analysis", "guarantee", "mode",
-    "functional", "player", "selection", "fairness", "space", "vector", "vision", "bandit", "network",
-    "representation", "concentration", "compressibility", "generalisation", "generalization", "overfitting",
-    "based", "even"}
-_LEAD_VERBS = {"emerge", "emerges", "optimizes", "optimize", "finds", "find", "recovers", "recover", "exist",
-               "exists", "born", "meets", "meet", "is", "are", "can", "boosts", "boost", "improves", "improve",
-               "made", "makes", "make", "works", "work", "matters", "helps", "learns", "beats", "fails", "scales"}
+_LEAD_OPENERS = _NOT_NAMES | cues.word_set("title_lead_openers")
+_LEAD_HEADS_NOT = _TITLE_HEAD_NOT | cues.word_set("title_lead_heads")
+_LEAD_VERBS = cues.word_set("title_lead_verbs")
 _LEAD_END = re.compile(r"\s+(?i:for|via|with|in|under|using|from|on|through|by|to|and|of|beyond|versus|vs\.?)\s+"
                        r"|\s*[:?,]\s*|\s+-\s+")
 
@@ -344,15 +324,10 @@ def title_lead_proposal(doc: Doc, abstract: str) -> tuple[tuple[str, str], str] 
     return ("Method", name), "Method"
 
 
-_ECHO_SKIP = {"a", "an", "the", "novel", "new", "our", "this", "simple", "efficient", "effective", "first", "general",
-              "unified", "principled", "practical", "scalable", "robust", "generic", "flexible", "fast", "modular"}
-_ECHO_STOP = {"for", "of", "and", "with", "in", "on", "to", "via", "by", "from", "at", "as", "or", "that", "which",
-              "enhance", "improve", "learn", "solve", "address", "tackle", "use", "using", "leverage", "analyze", "study"}
-_ECHO_ANALYSIS = {"analysis", "analyses", "study", "studies", "theory", "view", "perspective", "characterization",
-                  "limitation", "limitations", "convergence", "result", "results", "rate", "rates", "property",
-                  "bound", "bounds", "guarantee", "guarantees", "understanding", "investigation", "evaluation"}
-_ECHO_HEADS = {"method", "algorithm", "framework", "approach", "architecture", "technique", "scheme", "strategy",
-               "formulation", "procedure", "model", "mechanism", "paradigm", "family", "class", "variant"}
+_ECHO_SKIP = cues.word_set("echo_skip")
+_ECHO_STOP = cues.word_set("echo_stop")
+_ECHO_ANALYSIS = cues.word_set("echo_analysis")
+_ECHO_HEADS = cues.word_set("echo_heads")
 
 
 def _stoplist_of(doc: Doc) -> frozenset[str]:

@@ -2,7 +2,8 @@
 
 Each file holds one list: an entry per line, ``#`` starts a comment line, blank lines are
 skipped, and an entry may appear only once. A list that gives each entry a label has two
-columns, ``entry<TAB>Label``. Files are read once per process.
+columns, ``entry<TAB>Label``; a list that gives each entry a group of words has
+``entry<TAB>word word ...``. Files are read once per process.
 
 >>> labels("appositive_heads")["benchmark"]
 'Dataset'
@@ -60,6 +61,17 @@ def read_labels(path: Path) -> MappingProxyType[str, str]:
     return MappingProxyType(out)
 
 
+def read_groups(path: Path) -> MappingProxyType[str, frozenset[str]]:
+    """Entry -> its words, from a cue file of ``entry<TAB>word word ...`` lines; read-only."""
+    out = {}
+    for entry, words_ in read_labels(path).items():
+        group = words_.split()
+        if len(set(group)) < len(group):
+            raise ConfigError(f"{path}: '{entry}': a word is listed twice in its group; remove one")
+        out[entry] = frozenset(group)
+    return MappingProxyType(out)
+
+
 @cache
 def words(name: str) -> tuple[str, ...]:
     """The one-column list ``name`` (``schema/cues/<name>.txt``), in file order."""
@@ -76,3 +88,9 @@ def word_set(name: str) -> frozenset[str]:
 def labels(name: str) -> MappingProxyType[str, str]:
     """Entry -> label, from the two-column list ``name`` (``schema/cues/<name>.txt``)."""
     return read_labels(CUES_DIR / f"{name}.txt")
+
+
+@cache
+def groups(name: str) -> MappingProxyType[str, frozenset[str]]:
+    """Entry -> its words, from the grouped list ``name`` (``schema/cues/<name>.txt``)."""
+    return read_groups(CUES_DIR / f"{name}.txt")

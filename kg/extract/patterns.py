@@ -330,13 +330,7 @@ _SHORT_THEN_LONG = re.compile(r"(?<![\w-])([A-ZΑ-Ω][\w²³-]{1,11}),\s+(?:(?:a
 
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][\w²³¹⁰-⁹]*(?:[-+][\w²³¹⁰-⁹]+)*(?![\w])")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_STOP_NAMES = {"SoTA", "SOTA", "SotA", "GPUs", "CPUs", "TPUs", "LLMs", "APIs", "PhD", "PhDs", "IoT", "AUCs", "DNNs",
-               "CNNs", "RNNs", "GNNs", "MLPs", "QAs", "LMs", "VLMs", "MLLMs", "NNs", "COVID-19",
-               "SARS-CoV-2", "MNIST-1D", "ReLU", "ReLUs", "LaTeX", "GitHub", "YouTube", "iPhone",
-               "macOS", "iOS", "OpenAI", "DeepMind", "ArXiv", "arXiv", "PubMed", "eBay", "McKinsey",
-               # venues and hardware are not entities (eval/GUIDELINES.md §3)
-               "NeurIPS", "NIPS", "ICML", "ICLR", "CVPR", "ICCV", "ECCV", "AAAI", "IJCAI", "EMNLP", "NAACL",
-               "AISTATS", "SODA", "COLT", "STOC", "FOCS", "SIGKDD", "WebConf", "TPUv4", "TPUv5", "TPUv3"}
+_STOP_NAMES = cues.word_set("stop_names")
 _HARDWARE = re.compile(r"[AHVLTBP]\d{2,3}[A-Z]?|(?:RTX|GTX)\d{3,4}(?:Ti)?|TX[12]|M[1-4]")
 
 
@@ -363,12 +357,7 @@ def is_name_shaped(word: str) -> bool:
     return bool(re.search(r"[A-Za-z]\d|\d[A-Za-z]", word)) and word[0].isupper()
 
 
-_NOT_NAME_PARTS = {"non", "pre", "post", "multi", "semi", "anti", "self", "cross", "in", "on", "out", "sub", "co",
-                   "re", "un", "over", "under", "as", "a", "an", "the", "of", "for", "to", "and", "or", "vs",
-                   "like", "style", "wise", "free", "aware", "level", "scale", "specific", "agnostic", "friendly",
-                   "centric", "oriented", "compatible", "ready", "only", "dependent", "independent", "bound",
-                   "efficient", "intensive", "heavy", "native", "related", "inspired", "sized", "time", "class",
-                   "type", "size", "length", "order", "step", "shot", "layer", "head", "token", "bit"}
+_NOT_NAME_PARTS = cues.word_set("not_name_parts")
 
 
 def _acronym_compound(word: str) -> bool:

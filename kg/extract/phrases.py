@@ -28,57 +28,7 @@ from kg.text import singular
 
 # head nouns (singular) -> label
 HEADS = cues.labels("phrase_heads")
-# heads that only count with one of these modifiers right before them
-_NARROW = {
-    "time": {"training", "inference", "running", "wall-clock", "computation", "computational", "execution",
-             "query", "response", "decoding", "run", "search"},
-    "rate": {"success", "error", "win", "acceptance", "hit", "pass", "attack", "failure", "detection",
-             "false", "positive", "negative", "compression", "recognition", "solve"},
-    "score": {"f1", "inception", "bleu", "rouge", "bert", "clip", "fid", "z"},
-    "efficiency": {"energy", "memory", "parameter", "inference", "training"},
-    "area": {"model", "hardware", "chip", "silicon"},
-    "bound": {"efficiency", "evidence", "semiparametric", "cramér-rao", "cramer-rao"},
-    "error": {"test", "training", "generalization", "approximation", "estimation", "reconstruction",
-              "prediction", "classification", "squared", "absolute", "mean", "relative", "top-1", "top-5",
-              "word", "character", "bit", "quantization", "localization", "calibration"},
-    "method": {"gradient", "kernel", "spectral", "primal-dual", "first-order", "second-order", "zeroth-order",
-               "quasi-newton", "ensemble", "bundle", "interior-point", "cutting-plane", "subgradient",
-               "sketching", "moment", "proximal"},
-    "algorithm": {"greedy", "learning-augmented", "sketching", "bandit", "evolutionary", "genetic", "streaming",
-                  "approximation", "online", "randomized", "primal-dual", "message-passing", "first-order"},
-    "model": {"transition", "world", "latent", "sequence", "diffusion", "generative", "language", "graphical",
-              "energy-based", "autoregressive", "non-autoregressive", "probabilistic", "linear", "window",
-              "mixture", "factor", "topic", "foundation", "reward", "dynamics", "surrogate", "variable",
-              "statistical", "causal", "state-space", "markov", "hidden", "gaussian", "bayesian"},
-    "architecture": {"encoder-decoder", "transformer", "decoder-only", "encoder-only", "u-net", "hourglass"},
-    "objective": {"contrastive", "auto-encoding", "autoencoding", "denoising", "masked", "self-supervised",
-                  "variational", "exploration", "policy", "training"},
-    "loss": {"contrastive", "triplet", "hinge", "adversarial", "focal", "perceptual", "reconstruction",
-             "cross-entropy", "distillation", "consistency", "ranking"},
-    "design": {"experimental", "mechanism", "adaptive", "optimal", "sequential", "bayesian", "reward"},
-    "process": {"gaussian", "dirichlet", "poisson", "decision", "markov", "hawkes", "diffusion", "stochastic",
-                "point", "wiener", "lévy", "levy", "ornstein-uhlenbeck", "birth-death"},
-    "field": {"radiance", "neural", "random", "vector", "mean", "potential", "signed", "distance"},
-    "control": {"visuomotor", "optimal", "robust", "stochastic", "predictive", "motor", "robot", "robotic",
-                "continuous", "adaptive", "feedback", "quadrotor", "locomotion", "torque"},
-    "selection": {"sensor", "feature", "model", "variable", "data", "subset", "client", "arm", "action",
-                  "active", "prompt", "example", "architecture", "hyperparameter"},
-    "alignment": {"text-image", "image-text", "cross-modal", "multimodal", "sequence", "preference", "value",
-                  "representation", "graph", "entity", "network"},
-    "matching": {"graph", "image", "feature", "entity", "distribution", "score", "flow", "moment", "keypoint",
-                 "template", "pattern", "stereo", "shape", "point"},
-    "bias": {"exposure", "inductive", "selection", "spectral", "simplicity", "popularity", "position",
-             "confirmation", "implicit", "social", "gender", "representation"},
-    "shift": {"domain", "distribution", "covariate", "label", "concept", "dataset", "distributional", "temporal"},
-    "network": {"neural", "linear", "bayesian", "weightless", "convolutional", "recurrent", "graph", "policy",
-                "value", "q", "siamese", "capsule", "spiking", "residual", "attractor", "hopfield", "belief",
-                "feedforward", "feed-forward", "generative", "adversarial", "flow", "hypernetwork"},
-    "exploration": {"online", "directed", "efficient", "optimistic", "guided", "curiosity-driven", "safe",
-                    "reward-free", "deep", "count-based", "posterior"},
-    "planning": {"motion", "path", "task", "trajectory", "route", "robot", "symbolic", "hierarchical"},
-    "game": {"zero-sum", "stochastic", "general-sum", "markov", "potential", "bandit", "stackelberg", "extensive-form",
-             "normal-form", "mean-field", "differential", "repeated", "bayesian", "cooperative", "nonparametric"},
-}
+_NARROW = cues.groups("narrow_heads")  # heads that count only with one of their modifiers before them
 # modifiers that describe rather than name ("standard dot-product self-attention" -> drop "standard")
 NOT_MODIFIERS = NOT_IN_NAMES | cues.word_set("not_modifiers")
 _WORD = re.compile(r"[A-Za-zΑ-Ωα-ωℓ0-9][\w'ℓ-]*")
@@ -285,7 +235,7 @@ def _phrases_in_run(text: str, run: list[tuple[int, int, str]], lookup, title: b
 
 
 # generic last words that add nothing to a known term before them
-_GENERIC_TAILS = {"principle", "principles", "problem", "problems", "framework", "frameworks", "paradigm", "setting"}
+_GENERIC_TAILS = cues.word_set("generic_tails")
 
 
 def _name_words(text: str, run, k: int, e: int, initial0: bool, title: bool) -> list[str]:
@@ -339,9 +289,7 @@ def _looks_like_title(text: str) -> bool:
 
 
 # verbs that look like adjectives or nouns; as the first modifier after "to", "we", ... they are verbs
-_VERBISH = {"model", "design", "control", "search", "train", "learn", "transfer", "sample", "encode", "decode",
-            "estimate", "approximate", "regularize", "optimize", "quantize", "prune", "augment", "distill",
-            "filter", "match", "rank", "align", "select", "shift", "bound", "test", "embed", "scale"}
+_VERBISH = cues.word_set("verbish_modifiers")
 
 
 @lru_cache(maxsize=1 << 16)

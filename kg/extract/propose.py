@@ -18,14 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
+from kg.extract import cues
 from kg.extract.proposals import NAMING, OUTPERFORM, TRIGGERS
 from kg.extract.select import coined, fit, load_linear, save_linear
 
 PROPOSABLE = frozenset({"Method", "Technique", "Model", "Dataset", "Metric", "Software"})
 CLASSES = ("no", "yes")
-_NOVEL = frozenset({"novel", "new", "our", "we", "proposed", "introduce", "propose", "present"})
-_OLD = frozenset({"existing", "baseline", "baselines", "previous", "prior", "standard", "popular", "classical",
-                  "conventional", "state-of-the-art", "widely", "commonly", "traditional", "than"})
+_NOVEL = cues.word_set("novel_words")
+_OLD = cues.word_set("old_words")
 _WORD = re.compile(r"[\w][\w'-]*")
 
 

@@ -28,6 +28,13 @@ def test_labels_keep_file_order(tmp_path):
         cues.read_labels(path)["x"] = "Task"  # shared by every caller: read-only
 
 
+def test_groups_give_each_entry_its_words(tmp_path):
+    path = _file(tmp_path, "# head<TAB>modifiers\ntime\ttraining inference\nscore\tf1\n")
+    assert dict(cues.read_groups(path)) == {"time": frozenset({"training", "inference"}), "score": frozenset({"f1"})}
+    with pytest.raises(ConfigError, match="'time': a word is listed twice"):
+        cues.read_groups(_file(tmp_path, "time\ttraining training\n"))
+
+
 def test_a_repeated_entry_names_file_and_lines(tmp_path):
     path = _file(tmp_path, "# list\nMarkov\nGaussian\nMarkov\n")
     with pytest.raises(ConfigError, match=rf"{path.name}:4: 'Markov' is listed twice \(first on line 2\)"):
@@ -59,7 +66,10 @@ def test_every_packaged_list_loads():
     for path in files:
         lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
         assert lines[0].startswith("# "), f"{path.name}: starts with a comment saying what it is for"
-        if "\t" in "".join(x for x in lines if not x.startswith("#")):
+        rows = [x for x in lines if not x.startswith("#")]
+        if any(" " in x.partition("\t")[2] for x in rows):
+            assert cues.groups(path.stem)
+        elif any("\t" in x for x in rows):
             assert cues.labels(path.stem)
         else:
             assert cues.words(path.stem)
@@ -73,7 +83,8 @@ MOVED = {"EPONYMS", "_EPONYMS", "EPONYM_WORDS", "HEADS", "APPOSITIVE_HEADS", "TA
          "_BEFORE_VERB", "NOT_MODIFIERS", "NOT_IN_NAMES", "_NOT_MODIFIERS", "_VERBS", "_NOT_TASK_MODIFIERS",
          "_ED_MODIFIERS", "_S_WORDS", "_ING_NOUNS", "_NAMED_KIND", "ADJ_PARTS", "_NUMBER_WORDS", "TASK_WORDS",
          "_DATASET_NOUNS", "_NOT_NAMES", "_TITLE_HEAD_NOT", "_LEAD_OPENERS", "_LEAD_HEADS_NOT", "_LEAD_VERBS",
-         "_ECHO_SKIP", "_ECHO_STOP", "_ECHO_ANALYSIS", "_ECHO_HEADS"}
+         "_ECHO_SKIP", "_ECHO_STOP", "_ECHO_ANALYSIS", "_ECHO_HEADS", "_NARROW", "_VERBISH", "_GENERIC_TAILS",
+         "_STOP_NAMES", "_NOT_NAME_PARTS", "_NOVEL", "_OLD"}
 
 
 def _word_literals(node: ast.AST) -> list[ast.AST]:

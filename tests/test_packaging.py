@@ -66,7 +66,8 @@ def test_the_wheel_carries_the_data_and_its_licence(installed):
     code = ("import kg.schema as s, importlib.metadata as m; "
             "print(sorted(p.name for p in s.LEXICON_DIR.glob('*.jsonl'))); "
             "print(len(list(s.QUERIES_DIR.glob('*.rq'))), len(list(s.QUERIES_DIR.glob('*.cypher')))); "
-            "print(m.metadata('kg')['License-Expression'], m.version('kg'))")
+            "print(m.metadata('kg')['License-Expression'], m.version('kg')); "
+            "print(sorted(p.name for p in (s.SCHEMA_DIR / 'cues').glob('*.txt')))")
     out = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], check=True, capture_output=True,
                          text=True, cwd=tmp).stdout.splitlines()
     assert out[0] == str(sorted(p.name for p in (SCHEMA_DIR / "lexicons").glob("*.jsonl")))
@@ -74,6 +75,8 @@ def test_the_wheel_carries_the_data_and_its_licence(installed):
     import kg
 
     assert out[2] == f"MIT {kg.__version__}"
+    assert out[3] == str(sorted(p.name for p in (SCHEMA_DIR / "cues").glob("*.txt")))  # the rules' cue words
+    assert "eponyms.txt" in out[3]
 
 
 def test_missing_data_is_an_error_naming_the_file(tmp_path):

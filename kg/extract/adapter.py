@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
+from kg.extract import cues
 from kg.extract.docutil import doc_text, sentences
 from kg.extract.names import lower_common_words, stoplist
 from kg.extract.results import find_results
@@ -208,8 +209,7 @@ def _surface_key(name: str) -> str:
 
 
 # words that lost their space next to a name in glued text ("AnomalyCLIPis trained")
-_GLUE_WORDS = ("is", "are", "was", "were", "has", "can", "and", "that", "the", "this", "which", "with", "for",
-               "to", "of", "in", "on", "we", "our")
+_GLUE_WORDS = cues.words("glued_words")
 
 
 def _unglue(groups: dict[str, dict]) -> None:

@@ -68,8 +68,7 @@ _NAMED_KIND = cues.labels("named_kinds")
 # second and first parts of hyphenated adjectives, never the coined part of a name ("training-free", "two-stage")
 ADJ_PARTS = cues.word_set("adjective_last_parts")
 _NUMBER_WORDS = cues.word_set("adjective_first_parts")
-_OURS_STOP = {"is", "are", "was", "were", "has", "have", "can", "will", "may", "outperforms", "achieves", "with",
-              "on", "in", "against", "than", "over", "compared", "and", "or"}
+_OURS_STOP = cues.word_set("ours_stops")
 _PASSIVE = {"proposed", "introduced", "presented", "developed"}
 _BASE_VERBS = {"name", "call", "term", "coin", "dub"}  # "we call X": only with the subject right before
 _NOVELTY = {"novel", "new", "our", "proposed"}

@@ -107,9 +107,10 @@ def _final_limit(body: str) -> re.Match | None:
     return found
 
 
-def default_of(name: str, param: str) -> str:
-    """How a named query chooses a parameter it is not given, said once for both languages."""
-    shown = [describe_default(q.params[param]) for q in named_queries() if q.name == name and param in q.params]
+def default_of(versions: list[NamedQuery], param: str) -> str:
+    """How a named query chooses a parameter it is not given, said once for the ``versions``
+    of the query (its languages)."""
+    shown = [describe_default(q.params[param]) for q in versions if param in q.params]
     return "from the graph" if "from the graph" in shown else (shown[0] if shown else "required")
 
 

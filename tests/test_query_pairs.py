@@ -91,8 +91,10 @@ def answers(name: str, engines, params: dict) -> tuple[list, Counter, Counter]:
     assert columns == cy.keys, f"{name}: columns differ: Cypher {cy.keys}, SPARQL {columns}"
     sp_rows = [{c: _sparql_value(s[c]) for c in columns} for s in sp]
     lists = {k for r in cy.rows for k, v in r.items() if isinstance(v, list)}
-    as_rows = [lambda r, side=side: tuple(_cell(r[k], k in lists) for k in columns) for side in (0, 1)]
-    return columns, Counter(map(as_rows[0], cy.rows)), Counter(map(as_rows[1], sp_rows))
+    def as_row(r: dict) -> tuple:
+        return tuple(_cell(r[k], k in lists) for k in columns)
+
+    return columns, Counter(map(as_row, cy.rows)), Counter(map(as_row, sp_rows))
 
 
 def graph_params(G) -> dict[str, list[dict]]:

@@ -42,7 +42,7 @@ def queries(
         by_name.setdefault(q.name, []).append(q)
     for name, qs in by_name.items():
         params = dict.fromkeys(p for q in qs for p in q.params)
-        shown = ", ".join(f"{p} ({default_of(name, p)})" for p in params)
+        shown = ", ".join(f"{p} ({default_of(qs, p)})" for p in params)
         t.add_row(name, ", ".join(q.language for q in qs), Text(qs[0].summary), Text(shown))
     consoles(ctx).out.print(t)
     consoles(ctx).err.print("run one with: kg sparql NAME [-p name=value] or kg cypher NAME [-p name=value]")

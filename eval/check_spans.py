@@ -21,6 +21,7 @@ Usage::
 
     python eval/check_spans.py [FILES...] [-v]        # default: every batch file
     python eval/check_spans.py --agree b000 d000       # agreement between two annotations
+    python eval/check_spans.py --agree u000 v000       # (papers annotated in both only)
 """
 from __future__ import annotations
 
@@ -91,12 +92,12 @@ def check(files: list[Path], data: Path, verbose: bool = False) -> int:
     hints: list[str] = []
     rows = []
     for path in files:
-        m = re.fullmatch(r"([btd]\d{3})\.jsonl", path.name)
+        m = re.fullmatch(r"([%s]\d{3})\.jsonl" % "".join(spans.PREFIXES), path.name)
         if not m:
-            errors.append(f"{path}: a batch file is named b###.jsonl, t###.jsonl or d###.jsonl")
+            errors.append(f"{path}: a batch file is named " + ", ".join(f"{p}###.jsonl" for p in spans.PREFIXES))
             continue
         expected = {sample.paper_id(r): (f, r) for f, r in spans.batch(m.group(1), data)}
-        split = spans.TEST_SPLIT if path.name.startswith("t") else spans.TRAIN_SPLIT
+        split = spans.split_of_batch(path.name)
         seen: set[str] = set()
         for ln, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -144,7 +145,7 @@ def agree(a: Path, b: Path, data: Path) -> dict:
     same papers, the first taken as reference; papers annotated in both only."""
     ra = {r["id"]: r for r in spans.read_rows([a])}
     rb = {r["id"]: r for r in spans.read_rows([b])}
-    papers = {sample.paper_id(r): r for f, r in spans.batch(re.sub(r"\D", "", a.stem).join(["b", ""]), data)}
+    papers = {sample.paper_id(r): r for f, r in spans.batch(a.stem, data)}
     per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     for pid in sorted(set(ra) & set(rb)):
         title, abstract = spans.texts(papers[pid])
@@ -174,7 +175,7 @@ def main() -> None:
         a, b = (spans.GOLD_DIR / f"{x}.jsonl" for x in args.agree)
         print(json.dumps(agree(a, b, args.data), indent=1))
         return
-    files = args.files or [p for pre in "btd" for p in spans.gold_files(pre)]
+    files = args.files or [p for pre in spans.PREFIXES for p in spans.gold_files(pre)]
     sys.exit(check(files, args.data, args.verbose))
 
 

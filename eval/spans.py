@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 """The mention-level gold: its draw, its batches, the text annotators read, and span location.
 
-Two draws, both reproducible and both excluding every paper of the paper-level draws
+Three draws, all reproducible and all excluding every paper of the paper-level draws
 (``sample.py``) and each other:
 
 * **Test draw** (``spantest``, seed 2031, :data:`TEST_N` papers): drawn first, before any
   training; annotated blind and scored once.
 * **Train draw** (``spantrain``, seed 2030, :data:`TRAIN_N` papers): training data for the
   learned recogniser, in draw order, so that the first N papers are the learning-curve subset N.
+* **Second test draw** (``spantest2``, seed 2033, :data:`TEST2_N` papers): drawn after the
+  first two and excluding all of them (every paper of the train draw, annotated or not), before
+  the contextual encoder was trained; annotated blind and scored once, when that work ends.
 
 Both draw from all shared lists and years, weighted towards recent papers (weight 1 up to 2018,
 2 for 2019-2022, 4 from 2023), without replacement (Efraimidis-Spirakis keys ``u ** (1 / w)``),
 from records with an abstract of at least 300 characters and a title not seen before.
 
-Batches: train papers ``50 k .. 50 k + 49`` are batch ``b{k:03d}``, test papers ``t{k:03d}``;
-``d{k:03d}`` is a second, independent annotation of the papers of ``b{k:03d}`` (agreement).
+Batches: train papers ``50 k .. 50 k + 49`` are batch ``b{k:03d}``, test papers ``t{k:03d}``,
+second-test papers ``25 k .. 25 k + 24`` are ``u{k:03d}``; ``d{k:03d}`` is a second, independent annotation of the papers
+of ``b{k:03d}`` and ``v{k:03d}`` one of (some of) the papers of ``u{k:03d}`` (agreement).
 
 Usage::
 
@@ -41,7 +45,13 @@ from kg.text import clean  # noqa: E402
 FILES = ("icml2024.jsonl", "iclr2024.jsonl", "neurips2023.jsonl", "paperlists-2010-2025.jsonl")
 TEST_SEED, TEST_SPLIT, TEST_N = 2031, "spantest", 150
 TRAIN_SEED, TRAIN_SPLIT, TRAIN_N = 2030, "spantrain", 3000
+TEST2_SEED, TEST2_SPLIT, TEST2_N = 2033, "spantest2", 150
+#: batch prefix -> (split, prefix of the batch it annotates)
+PREFIXES = {"b": (TRAIN_SPLIT, "b"), "t": (TEST_SPLIT, "t"), "u": (TEST2_SPLIT, "u"),
+            "d": (TRAIN_SPLIT, "b"), "v": (TEST2_SPLIT, "u")}
 BATCH = 50
+#: the second test draw is annotated in smaller batches (six annotators, 25 papers each)
+BATCH_OF = {"u": 25, "v": 25}
 GOLD_DIR = HERE / "gold" / "spans"
 #: the shipped span model is trained on the first MODEL_BATCHES training batches (b000-b040);
 #: raise it and run ``make model`` to train on batches annotated since
@@ -92,26 +102,42 @@ def _weighted(pool: list[tuple[str, dict]], seed: int, n: int) -> list[tuple[str
 
 @cache
 def draws(data_dir: Path = sample.DEFAULT_DATA) -> dict[str, list[tuple[str, dict]]]:
-    """``{"spantest": [...], "spantrain": [...]}``: ``(source_file, record)`` in draw order."""
+    """``{"spantest": [...], "spantrain": [...], "spantest2": [...]}``: ``(source_file, record)``
+    in draw order. Each later draw leaves out the papers of the earlier ones, so adding one
+    changes none before it."""
     pool = list(_pool(Path(data_dir)))
     test = _weighted(pool, TEST_SEED, TEST_N)
     test_ids = {sample.paper_id(r) for _, r in test}
     rest = [(f, r) for f, r in pool if sample.paper_id(r) not in test_ids]
-    return {TEST_SPLIT: test, TRAIN_SPLIT: _weighted(rest, TRAIN_SEED, TRAIN_N)}
+    train = _weighted(rest, TRAIN_SEED, TRAIN_N)
+    train_ids = {sample.paper_id(r) for _, r in train}
+    rest2 = [(f, r) for f, r in rest if sample.paper_id(r) not in train_ids]
+    return {TEST_SPLIT: test, TRAIN_SPLIT: train, TEST2_SPLIT: _weighted(rest2, TEST2_SEED, TEST2_N)}
+
+
+def batch_size(prefix: str) -> int:
+    return BATCH_OF.get(prefix[0], BATCH)
 
 
 def batch_of(split: str, index: int) -> str:
-    return ("t" if split == TEST_SPLIT else "b") + f"{index // BATCH:03d}"
+    prefix = next(p for p, (s, own) in PREFIXES.items() if s == split and p == own)
+    return prefix + f"{index // batch_size(prefix):03d}"
+
+
+def split_of_batch(name: str) -> str:
+    """The split of a batch file's papers: ``t001`` -> ``spantest``, ``v000`` -> ``spantest2``."""
+    return PREFIXES[name[0]][0]
 
 
 def batch(name: str, data_dir: Path = sample.DEFAULT_DATA) -> list[tuple[str, dict]]:
-    """The papers of batch ``b007``, ``t001`` or ``d000`` (the papers of ``b000``)."""
-    m = re.fullmatch(r"([btd])(\d{3})", name)
+    """The papers of batch ``b007``, ``t001``, ``u002``, ``d000`` (the papers of ``b000``) or
+    ``v000`` (those of ``u000``)."""
+    m = re.fullmatch(r"([%s])(\d{3})" % "".join(PREFIXES), name)
     if not m:
-        raise SystemExit(f"{name}: a batch is b###, t### or d###")
-    split = TEST_SPLIT if m.group(1) == "t" else TRAIN_SPLIT
-    k = int(m.group(2))
-    return draws(Path(data_dir))[split][k * BATCH:(k + 1) * BATCH]
+        raise SystemExit(f"{name}: a batch is one of {', '.join(p + '###' for p in PREFIXES)}")
+    split = PREFIXES[m.group(1)][0]
+    k, n = int(m.group(2)), batch_size(m.group(1))
+    return draws(Path(data_dir))[split][k * n:(k + 1) * n]
 
 
 def texts(rec: dict) -> tuple[str, str]:
@@ -170,7 +196,7 @@ def gold_files(prefix: str = "b", complete: bool = True) -> list[Path]:
     files = sorted(GOLD_DIR.glob(f"{prefix}[0-9][0-9][0-9].jsonl"))
     if complete:
         files = [f for f in files if sum(1 for x in f.read_text(encoding="utf-8").splitlines() if x.strip())
-                 == BATCH]
+                 == batch_size(prefix)]
     return files
 
 
@@ -178,9 +204,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw", help="print the draw: source, id, split, batch")
-    d.add_argument("--split", choices=[TEST_SPLIT, TRAIN_SPLIT], default=None)
+    d.add_argument("--split", choices=[TEST_SPLIT, TRAIN_SPLIT, TEST2_SPLIT], default=None)
     s = sub.add_parser("show", help="print the title and abstract of each paper of a batch (or of ids)")
     s.add_argument("batch", nargs="+", help="a batch name (b003) or paper ids")
+    s.add_argument("--part", default=None, metavar="I/N",
+                   help="only the I-th of N equal parts of the batch, in draw order (1/2: the first half)")
     for p in (d, s):
         p.add_argument("--data", type=Path, default=sample.DEFAULT_DATA)
     args = ap.parse_args()
@@ -190,8 +218,11 @@ def main() -> None:
                 for i, (fname, rec) in enumerate(drawn):
                     print(f"{fname}\t{sample.paper_id(rec)}\t{split}\t{batch_of(split, i)}")
     else:
-        if re.fullmatch(r"[btd]\d{3}", args.batch[0]):
+        if re.fullmatch(r"[%s]\d{3}" % "".join(PREFIXES), args.batch[0]):
             chosen = batch(args.batch[0], args.data)
+            if args.part:
+                i, n = (int(x) for x in args.part.split("/"))
+                chosen = chosen[(i - 1) * len(chosen) // n:i * len(chosen) // n]
         else:
             want = set(args.batch)
             chosen = [(f, r) for f in FILES for r in sample.load(args.data / f) if sample.paper_id(r) in want]

@@ -126,20 +126,20 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     papers = list(read_papers(inputs, report))
     if not papers:
         raise InputError(f"no papers could be read from {', '.join(inputs)}; {out}/ was not changed")
+    from kg.extract import default_pipeline
     from kg.extract.ner import model_path_from_env
     from kg.extract.pipeline import PIPELINE_VERSION, pipeline_id
-    from kg.extract.spans import default_model
 
     ner = str(ner_model if ner_model is not None else (model_path_from_env() or ""))
-    pipeline = pipeline_id(ner, default_model())
+    pipeline = pipeline_id(ner, *default_pipeline())
     with locked(out, wait, waiting):
         folder = GraphFolder(out, fresh)
         built_with = folder.manifest.get("pipeline", PIPELINE_VERSION)
         if len(folder) and built_with != pipeline:
             raise UsageError(f"{out}/ was built with the extraction pipeline {built_with!r}, this build uses "
                           f"{pipeline!r}; mixing them would make the graph depend on build order. Build "
-                          f"again from all inputs with --fresh, or use the same pipeline (KG_SPANS=off for "
-                          f"rules only, KG_NER_MODEL / --ner)")
+                          f"again from all inputs with --fresh, or use the same pipeline (--model fast, "
+                          f"--model off for rules only, --ner)")
         old = folder.papers(p.id for p in papers)
         todo = [p for p in papers if p.id not in old or not _same_record(old[p.id], p)]
         reused = len(papers) - len(todo)

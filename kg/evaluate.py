@@ -392,8 +392,7 @@ def evaluate_gold(gold: Path, pred: Path | None = None, split: str = "fresh", pa
     """Score extraction against a gold file (``kg eval``): SciER sentences, paper-level gold,
     or a folder of mention-level batches; extracting now, or reading predictions ``pred``."""
     from kg.errors import InputError
-    from kg.extract import Extractor
-    from kg.extract.spans import resolve_model
+    from kg.extract import Extractor, resolve_pipeline
     from kg.records import Extraction
 
     if not gold.exists():
@@ -425,13 +424,18 @@ def evaluate_gold(gold: Path, pred: Path | None = None, split: str = "fresh", pa
             raise InputError(f"{pred}: no prediction for {len(missing)} gold item(s), e.g. {missing[0]}")
         exs = [by_id[i] for i in ids]
     else:
-        spans_model = resolve_model(model)
-        exs = list(Extractor(ner_model=ner or "", spans_model=str(spans_model or "")).extract_all(ps))
+        cnn, enc = resolve_pipeline(model)
+        exs = list(Extractor(ner_model=ner or "", spans_model=str(cnn or ""), encoder=str(enc or "")).extract_all(ps))
     result = score_scier(rows, exs) if scier else score_papers(rows, exs, max(errors, 5))
     result["gold"] = str(gold)
     result["items"] = len(rows)
     result["ner_model"] = str(ner) if ner and pred is None else None
-    result["spans_model"] = str(resolve_model(model) or "off") if pred is None else None
+    if pred is None:
+        cnn, enc = resolve_pipeline(model)
+        result["spans_model"] = str(cnn or "off")
+        result["encoder"] = str(enc or "off")
+    else:
+        result["spans_model"] = None
     if not scier:
         result["split"] = split
     return result

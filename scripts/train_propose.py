@@ -35,57 +35,64 @@ class _Recorder:
     def __init__(self):
         self.seen: list = []
 
-    def decide(self, entities, groups, proposed_ids, title, text, sents, sentence_of):
+    def decide(self, entities, groups, proposed_ids, title, text, sents, sentence_of, extra=None):
         from kg.extract.propose import candidates
 
-        self.seen = list(candidates(entities, groups, proposed_ids, title, text, sents, sentence_of))
+        self.seen = list(candidates(entities, groups, proposed_ids, title, text, sents, sentence_of, extra))
         return proposed_ids
 
 
-def sources(model: Path, folds: Path | None) -> list[tuple[list[dict], Path]]:
-    """``(gold rows, span model that reads them)``: the paper-level development gold read by
-    ``model``; with ``folds``, also the mention-level training papers, each read by the
-    cross-fitting span model that did not train on it (with the selector of ``model``)."""
+def sources(model: Path, folds: Path | None, encoder: Path | None = None,
+            encoder_folds: Path | None = None) -> list[tuple[list[dict], Path, Path | None]]:
+    """``(gold rows, span model that reads them, encoder that reads them)``: the paper-level
+    development gold read by ``model`` (and ``encoder``); with ``folds``, also the mention-level
+    training papers, each read by the cross-fitting span model (and encoder) that did not train
+    on it, with the selector of ``model`` (of ``encoder``)."""
     import shutil
 
     from kg.evaluate import read_paper_gold
 
-    out = [([r for s in SPLITS for r in read_paper_gold(GOLD, s)], model)]
-    if folds:
+    out = [([r for s in SPLITS for r in read_paper_gold(GOLD, s)], Path("") if encoder else model, encoder)]
+    if folds or encoder_folds:
         sys.path.insert(0, str(ROOT / "scripts"))
         sys.path.insert(0, str(ROOT / "eval"))
         import spans as gold_spans
         from train_spans import fold_of, is_dev
 
-        rows = [r for r in gold_spans.read_rows(gold_spans.gold_files("b")[:gold_spans.MODEL_BATCHES])
+        files = gold_spans.gold_files("b")
+        rows = [r for r in gold_spans.read_rows(files if encoder else files[:gold_spans.MODEL_BATCHES])
                 if not is_dev(r["id"])]
         for k in (0, 1):
-            fold_model = folds / str(k)
-            if (model / "select").is_dir():
-                shutil.rmtree(fold_model / "select", ignore_errors=True)
-                shutil.copytree(model / "select", fold_model / "select")
-            out.append(([r for r in rows if fold_of(r["id"]) == k], fold_model))
+            fold_model = folds / str(k) if folds else Path("")
+            fold_enc = encoder_folds / str(k) if encoder and encoder_folds else None
+            owner, reader = (encoder, fold_enc) if encoder else (model, fold_model)
+            if (owner / "select").is_dir():
+                shutil.rmtree(reader / "select", ignore_errors=True)
+                shutil.copytree(owner / "select", reader / "select")
+            out.append(([r for r in rows if fold_of(r["id"]) == k], fold_model, fold_enc))
     return out
 
 
-def examples(model: Path, folds: Path | None = None) -> list[dict]:
+def examples(model: Path, folds: Path | None = None, encoder: Path | None = None,
+             encoder_folds: Path | None = None) -> list[dict]:
     out = []
-    for rows, reader in sources(model, folds):
-        out += _examples(rows, reader)
+    for rows, reader, enc in sources(model, folds, encoder, encoder_folds):
+        out += _examples(rows, reader, enc)
     return out
 
 
-def _examples(rows: list[dict], model: Path) -> list[dict]:
+def _examples(rows: list[dict], model: Path, encoder: Path | None = None) -> list[dict]:
     from kg.evaluate import _keys, gold_papers, norm
     from kg.extract import Extractor
     from kg.extract.adapter import doc_to_extraction
 
     papers = gold_papers(rows, PAPERS)
-    ex = Extractor(spans_model=str(model))
+    ex = Extractor(spans_model=str(model) if str(model) not in ("", ".") else "", encoder=str(encoder or ""))
     out = []
     for row, p in zip(rows, papers, strict=True):
         rec = _Recorder()
-        doc_to_extraction(ex.nlp(p.abstract), p, ex.nlp(p.title) if p.title else None, rec)
+        doc, tdoc = ex.annotate(p)
+        doc_to_extraction(doc, p, tdoc, rec)
         gold = [_keys(g["name"], g.get("aliases", ())) for g in row["entities"] if g["name"] in row["proposes"]]
         gold += [{norm(n)} for n in row["proposes"] if n not in {g["name"] for g in row["entities"]}]
         cands = [(f, bool(_keys(e.name, e.aliases) & set().union(*gold)) if gold else False, rule is not None)
@@ -106,7 +113,8 @@ def f1(papers: list[dict], probs: list[list[float]], t: float) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0), thresholds=(0.5,)) -> dict:
+def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0), thresholds=(0.5,),
+          encoder: Path | None = None, encoder_folds: Path | None = None) -> dict:
     """The threshold is 0.5, not chosen by the cross-validation: that favours 0.4 on readings of
     the weaker cross-fitting models, where on the development papers read by the final model
     (spans development set, tune, train, bulk) 0.4 gives PROPOSES F1 0.697 and 0.5 0.721
@@ -114,7 +122,7 @@ def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0), threshold
     from kg.extract.propose import ProposalModel
 
     t0 = time.monotonic()
-    papers = examples(model, folds)
+    papers = examples(model, folds, encoder, encoder_folds)
     folds = [[p for p in papers if zlib.crc32(p["id"].encode()) % 2 == k] for k in (0, 1)]
     rules = f1(papers, [[1.0 if r else 0.0 for _, _, r in p["cands"]] for p in papers], 0.5)
     best, grid = (-1.0, 1.0, 0.5), []
@@ -133,7 +141,7 @@ def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0), threshold
     meta = {"papers": len(papers), "examples": sum(len(p["cands"]) for p in papers), "l2": l2,
             "cross_validated_f1": round(score, 4), "rules_f1": round(rules, 4), "grid": grid,
             "seconds": round(time.monotonic() - t0, 1)}
-    pm.save(Path(model) / "propose", meta)
+    pm.save(Path(encoder or model) / "propose", meta)
     return {k: v for k, v in meta.items() if k != "grid"} | {"threshold": t}
 
 
@@ -142,8 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=ROOT / "kg" / "data" / "spans")
     ap.add_argument("--folds", type=Path, default=None,
                     help="cross-fitting span models 0/ and 1/: also train on the mention-level papers")
+    ap.add_argument("--encoder", type=Path, default=None,
+                    help="the contextual encoder: its view is a feature, and the decision goes into ENCODER/propose")
+    ap.add_argument("--encoder-folds", type=Path, default=ROOT / "build" / "encoder-folds",
+                    help="with --encoder and --folds: the two cross-fitting encoders 0/ and 1/")
     a = ap.parse_args(argv)
-    print(json.dumps(train(a.model, a.folds)))
+    print(json.dumps(train(a.model, a.folds, encoder=a.encoder, encoder_folds=a.encoder_folds if a.encoder else None)))
     return 0
 
 

@@ -40,7 +40,8 @@ class _Recorder:
         return "none", 1.0
 
 
-def examples(model: Path, folds: Path | None) -> list[dict]:
+def examples(model: Path, folds: Path | None, encoder: Path | None = None,
+             encoder_folds: Path | None = None) -> list[dict]:
     from train_propose import sources
 
     from kg.evaluate import _keys, gold_papers, norm
@@ -49,14 +50,15 @@ def examples(model: Path, folds: Path | None) -> list[dict]:
     from kg.extract.propose import ProposalModel
     from kg.schema import MENTION_RELATION
 
-    proposer = ProposalModel.load(model / "propose")  # the shipped decision, for every reading
+    proposer = ProposalModel.load((encoder or model) / "propose")  # the shipped decision, for every reading
     out = []
-    for rows, reader in sources(model, folds):
-        ex = Extractor(spans_model=str(reader))
+    for rows, reader, enc in sources(model, folds, encoder, encoder_folds):
+        ex = Extractor(spans_model=str(reader) if str(reader) not in ("", ".") else "", encoder=str(enc or ""))
         papers = gold_papers(rows, PAPERS)
         for row, p in zip(rows, papers, strict=True):
             rec = _Recorder()
-            doc_to_extraction(ex.nlp(p.abstract), p, ex.nlp(p.title) if p.title else None, proposer, rec)
+            doc, tdoc = ex.annotate(p)
+            doc_to_extraction(doc, p, tdoc, proposer, rec)
             keys = {g["name"]: _keys(g["name"], g.get("aliases", ())) for g in row["entities"]}
             gold: dict[str, set[str]] = {}  # gold target key -> relation types
             for r in row.get("relations", ()):
@@ -143,12 +145,13 @@ def f_beta(s: dict, beta: float = 0.5) -> float:
     return (1 + beta * beta) * p * r / (beta * beta * p + r) if p + r else 0.0
 
 
-def train(model: Path, folds: Path | None, l2s=(3.0, 10.0, 30.0, 100.0), thresholds=(0.4, 0.5, 0.6, 0.7)) -> dict:
+def train(model: Path, folds: Path | None, l2s=(3.0, 10.0, 30.0, 100.0), thresholds=(0.4, 0.5, 0.6, 0.7),
+          encoder: Path | None = None, encoder_folds: Path | None = None) -> dict:
     """The L2 penalty and threshold with the best cross-validated F0.5 (:func:`f_beta`)."""
     from kg.extract.roles import RoleModel
 
     t0 = time.monotonic()
-    papers = examples(model, folds)
+    papers = examples(model, folds, encoder, encoder_folds)
     halves = [[p for p in papers if zlib.crc32(p["id"].encode()) % 2 == k] for k in (0, 1)]
     everything = halves[0] + halves[1]
     grid, best = [], None
@@ -173,7 +176,7 @@ def train(model: Path, folds: Path | None, l2s=(3.0, 10.0, 30.0, 100.0), thresho
             "rules": score(everything, rules),
             "every_mention_typed": score(everything, [[("role", 1.0)] * len(p["cands"]) for p in everything]),
             "seconds": round(time.monotonic() - t0, 1)}
-    final.save(model / "roles", meta)
+    final.save((encoder or model) / "roles", meta)
     return meta
 
 
@@ -181,8 +184,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "kg" / "data" / "spans")
     ap.add_argument("--folds", type=Path, default=None, help="cross-fitting span models (build/folds)")
+    ap.add_argument("--encoder", type=Path, default=None,
+                    help="the contextual encoder: its view is a feature, and the decision goes into ENCODER/roles")
+    ap.add_argument("--encoder-folds", type=Path, default=ROOT / "build" / "encoder-folds",
+                    help="with --encoder and --folds: the two cross-fitting encoders 0/ and 1/")
     args = ap.parse_args()
-    meta = train(args.model, args.folds)
+    meta = train(args.model, args.folds, encoder=args.encoder,
+                 encoder_folds=args.encoder_folds if args.encoder else None)
     print(json.dumps({k: v for k, v in meta.items() if k != "grid"}, indent=1))
 
 

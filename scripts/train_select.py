@@ -30,15 +30,16 @@ sys.path.insert(0, str(ROOT / "eval"))
 sys.path.insert(0, str(ROOT))
 
 
-def examples(pairs, spans_model: Path) -> list[dict]:
+def examples(pairs, spans_model: Path, encoder: Path | None = None) -> list[dict]:
     """Per doc: the stretches, their features and gold labels."""
     import spans as gold_spans
 
     from kg.extract import Extractor
     from kg.extract.docutil import doc_text
     from kg.extract.select import EXACT, NONE, stretch_features
+    from kg.records import Paper
 
-    ex = Extractor(spans_model=str(spans_model or ""))
+    ex = Extractor(spans_model=str(spans_model or ""), encoder=str(encoder or ""))
     merger = ex.nlp.get_pipe("kg_entities")
     saved, merger.selector = merger.selector, None
     out = []
@@ -46,10 +47,11 @@ def examples(pairs, spans_model: Path) -> list[dict]:
         for row, rec in pairs:
             title, abstract = gold_spans.texts(rec)
             found = gold_spans.spans(row, title, abstract)
+            adoc, tdoc = ex.annotate(Paper(id=row["id"], title=title, abstract=abstract))
             for field, text in (("title", title), ("abstract", abstract)):
                 if not text:
                     continue
-                doc = ex.nlp(text)
+                doc = tdoc if field == "title" else adoc
                 cands, _ = merger.candidates(doc, doc_text(doc))
                 stretches, feats = stretch_features(doc, text, cands)
                 gold = {(s, e): lab for s, e, lab in gold_spans.flat(found[field])}
@@ -97,16 +99,21 @@ def _probs(index, weights, docs):
     return [sel.probs(d["feats"]) if d["feats"] else None for d in docs]
 
 
-def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0)) -> dict:
+def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0), encoder: Path | None = None,
+          encoder_folds: Path | None = None) -> dict:
+    """With ``encoder`` and ``encoder_folds``, the readings include the contextual encoder's
+    (each fold read by the encoder that did not train on it) and the selector goes into
+    ``ENCODER/select``; the training papers are then every annotated batch's."""
     import numpy as np
     from train_spans import fold_of, is_dev, training_rows
 
     from kg.extract.select import Selector, fit
 
     t0 = time.monotonic()
-    pairs = [p for p in training_rows(papers) if not is_dev(p[0]["id"])]
+    pairs = [p for p in training_rows(papers, all_batches=encoder is not None) if not is_dev(p[0]["id"])]
     by_fold = [[p for p in pairs if fold_of(p[0]["id"]) == k] for k in (0, 1)]
-    docs = [examples(by_fold[k], folds_dir / str(k) if folds_dir else None) for k in (0, 1)]
+    docs = [examples(by_fold[k], folds_dir / str(k) if folds_dir else None,
+                     encoder_folds / str(k) if encoder_folds else None) for k in (0, 1)]
     flat = [[(f, lab) for d in ds for f, lab in zip(d["feats"], d["labels"], strict=True)] for ds in docs]
     best = (-1.0, None, None)
     grid = []
@@ -126,7 +133,7 @@ def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0)) ->
     sel = Selector(index, weights, t)
     meta = {"papers": len(pairs), "examples": len(allf), "features": len(index), "l2": l2,
             "cross_fitted_f1": round(f1, 4), "grid": grid, "seconds": round(time.monotonic() - t0, 1)}
-    sel.save(Path(model) / "select" if folds_dir else Path(model), meta)
+    sel.save(Path(encoder) / "select" if encoder else Path(model) / "select" if folds_dir else Path(model), meta)
     return {k: v for k, v in meta.items() if k != "grid"} | {"threshold": t}
 
 
@@ -137,10 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=Path, default=ROOT / "build" / "folds",
                     help="folder with the two cross-fitting span models 0/ and 1/")
     ap.add_argument("--papers", type=int, default=0)
+    ap.add_argument("--encoder", type=Path, default=None,
+                    help="the contextual encoder folder the selector goes into (ENCODER/select)")
+    ap.add_argument("--encoder-folds", type=Path, default=ROOT / "build" / "encoder-folds",
+                    help="with --encoder: the two cross-fitting encoders 0/ and 1/")
     ap.add_argument("--rules-only", action="store_true",
                     help="readings of the rules alone (no span model); the selector goes into --model itself")
     a = ap.parse_args(argv)
-    print(json.dumps(train(a.model, None if a.rules_only else a.folds, a.papers)))
+    print(json.dumps(train(a.model, None if a.rules_only else a.folds, a.papers, encoder=a.encoder,
+                           encoder_folds=a.encoder_folds if a.encoder else None)))
     return 0
 
 

@@ -50,14 +50,16 @@ def fold_of(pid: str, folds: int = 2) -> int:
     return zlib.crc32(f"fold:{pid}".encode()) % folds
 
 
-def training_rows(limit: int = 0, papers_dir: Path = PAPERS) -> list[tuple[dict, dict]]:
+def training_rows(limit: int = 0, papers_dir: Path = PAPERS, all_batches: bool = False) -> list[tuple[dict, dict]]:
     """``(gold row, paper record)`` of the annotated papers of the training draw, in draw order:
     every development paper (:func:`is_dev`) and the first ``limit`` others (0: all), so that
-    the learning-curve subsets share one development set."""
+    the learning-curve subsets share one development set. The span CNN reads the first
+    ``spans.MODEL_BATCHES`` batches, the encoder's decisions (``all_batches``) every one."""
     import sample
     import spans
 
-    rows = {r["id"]: r for r in spans.read_rows(spans.gold_files("b")[:spans.MODEL_BATCHES])}
+    files = spans.gold_files("b")
+    rows = {r["id"]: r for r in spans.read_rows(files if all_batches else files[:spans.MODEL_BATCHES])}
     out, n = [], 0
     for _, rec in spans.draws(papers_dir)[spans.TRAIN_SPLIT]:
         row = rows.get(sample.paper_id(rec))

@@ -5,7 +5,7 @@
 
 Tokenises every title and abstract of the shared paper lists with kg's own tokenizer (the
 blank English one with kg's glued-sentence infix), leaves out the papers of the blind
-evaluation splits (``fresh``, ``heldout`` and the mention-level test draw), trains word2vec
+evaluation splits (``fresh``, ``heldout`` and the mention-level test draws), trains word2vec
 (gensim, skip-gram, one worker and a fixed seed, so the vectors are reproducible) and writes the
 ``rows`` most frequent words as a spaCy vectors folder (``spacy init vectors`` format), which the
 span model's training config reads as ``paths.vectors``.
@@ -33,7 +33,8 @@ def blind_ids() -> set[str]:
 
     gold = [json.loads(x) for x in (ROOT / "eval" / "gold" / "papers.jsonl").read_text().splitlines() if x.strip()]
     out = {r["id"] for r in gold if r["split"] in ("fresh", "heldout")}
-    out |= {sample.paper_id(r) for _, r in spans.draws(PAPERS)[spans.TEST_SPLIT]}
+    for split in (spans.TEST_SPLIT, spans.TEST2_SPLIT):
+        out |= {sample.paper_id(r) for _, r in spans.draws(PAPERS)[split]}
     return out
 
 

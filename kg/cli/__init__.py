@@ -130,15 +130,18 @@ def progress_bar(err: Console):
 
 
 def use_model(model: str | None) -> None:
-    """Check the span model the user named and hand it to the library (and to extraction
-    worker processes, which inherit the environment) as ``$KG_SPANS``."""
+    """Check the pipeline the user named (:func:`kg.extract.resolve_pipeline`: ``default``,
+    ``fast``, ``off`` or a folder) and hand it to the library, and to extraction worker
+    processes, which inherit the environment, as ``$KG_SPANS`` and ``$KG_ENCODER``."""
     import os
 
-    from kg.extract.spans import ENV_VAR, resolve_model
+    from kg.extract import encoder, resolve_pipeline, spans
 
-    if model is not None:
-        found = resolve_model(model)  # a folder without a model is an error here, not in a worker
-        os.environ[ENV_VAR] = str(found) if found else "off"
+    if model is None:
+        return
+    cnn, enc = resolve_pipeline(model)  # a folder without a model is an error here, not in a worker
+    os.environ[encoder.ENV_VAR] = str(enc) if enc else "off"
+    os.environ[spans.ENV_VAR] = str(cnn) if cnn else "off"
 
 
 def _force_progress() -> bool:

@@ -23,7 +23,7 @@ def build(
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
-    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules: faster, less accurate), off (rules only), or a span model's folder.")] = None,
     wait: Annotated[bool, typer.Option("--wait", help="If another build is writing the folder, wait for it instead of exiting with code 5.")] = False,
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
@@ -69,7 +69,7 @@ def extract(
     inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="jsonl|table", help="jsonl (one object per paper) or table.")] = "jsonl",
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
-    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="kg's span model: a folder, or 'off' for rules only (default: the packaged model).")] = None,
+    model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules: faster, less accurate), off (rules only), or a span model's folder.")] = None,
 ) -> None:
     """Print what is extracted from each paper, without building a graph.
 

@@ -25,36 +25,67 @@ class Extractor:
     """Runs the spaCy pipeline over papers. One instance per process; reuse it."""
 
     def __init__(self, lexicon_dir: Path | str = LEXICON_DIR, batch_size: int = 64,
-                 ner_model: Path | str | None = None, spans_model: Path | str | None = None):
-        """``spans_model``: folder of kg's span model; None takes ``$KG_SPANS`` or the packaged
-        model (:func:`kg.extract.spans.default_model`), "" none (rules only). ``ner_model``:
-        folder of the optional SciER-trained model; None reads ``$KG_NER_MODEL``."""
+                 ner_model: Path | str | None = None, spans_model: Path | str | None = None,
+                 encoder: Path | str | None = None):
+        """``encoder``: folder of the contextual encoder; None takes ``$KG_ENCODER`` or the
+        packaged one (:func:`kg.extract.encoder.default_encoder`), "" none. ``spans_model``:
+        folder of kg's span CNN; None takes it only without an encoder (the fast pipeline:
+        ``$KG_SPANS`` or the packaged model, :func:`kg.extract.spans.default_model`), "" none.
+        Both off is rules only (:func:`default_pipeline`). ``ner_model``: folder of the optional
+        SciER-trained model; None reads ``$KG_NER_MODEL``."""
+        from kg.extract.encoder import load_encoder
         from kg.extract.ner import model_path_from_env
         from kg.extract.pipeline import build_nlp
-        from kg.extract.spans import default_model
 
         self.ner_model = ner_model if ner_model is not None else model_path_from_env()
-        self.spans_model = spans_model if spans_model is not None else default_model()
-        self.nlp = build_nlp(lexicon_dir, self.ner_model, self.spans_model)
+        default_spans, default_enc = default_pipeline()
+        self.encoder_path = encoder if encoder is not None else default_enc
+        self.spans_model = spans_model if spans_model is not None else "" if self.encoder_path else default_spans
+        self.encoder = load_encoder(str(self.encoder_path)) if self.encoder_path else None
+        self.nlp = build_nlp(lexicon_dir, self.ner_model, self.spans_model, self.encoder_path)
+        # the proposal and role decisions that learned to read the encoder travel with it
+        decisions = Path(self.encoder_path) if self.encoder_path else Path(self.spans_model) if self.spans_model else None
         self.proposer = None
-        if self.spans_model and (Path(self.spans_model) / "propose" / "weights.npy").is_file():
+        if decisions and (decisions / "propose" / "weights.npy").is_file():
             from kg.extract.propose import ProposalModel
 
-            self.proposer = ProposalModel.load(Path(self.spans_model) / "propose")
+            self.proposer = ProposalModel.load(decisions / "propose")
         self.roles = None
-        if self.spans_model and (Path(self.spans_model) / "roles" / "weights.npy").is_file():
+        if decisions and (decisions / "roles" / "weights.npy").is_file():
             from kg.extract.roles import RoleModel
 
-            self.roles = RoleModel.load(Path(self.spans_model) / "roles")
+            self.roles = RoleModel.load(decisions / "roles")
         self.batch_size = batch_size
         self.lexicon_dir = lexicon_dir
         self._done = 0
 
+    def _docs(self, paper: Paper):
+        """The paper's abstract and title as Docs to run the pipeline on: plain texts, or, with
+        the encoder, Docs that carry its reading of the paper."""
+        if self.encoder is None:
+            return paper.abstract, paper.title or None
+        from kg.extract.contextual import ABSTRACT, TITLE, FieldReading
+
+        reading = self.encoder.read(paper.title or "", paper.abstract)
+        doc = self.nlp.make_doc(paper.abstract)
+        doc._.kg_reading = FieldReading(reading, ABSTRACT)
+        tdoc = None
+        if paper.title:
+            tdoc = self.nlp.make_doc(paper.title)
+            tdoc._.kg_reading = FieldReading(reading, TITLE)
+        return doc, tdoc
+
+    def annotate(self, paper: Paper):
+        """The paper's abstract and title (or None) as annotated Docs, before the adapter makes
+        them a record: what the decisions' training scripts read."""
+        doc, tdoc = self._docs(paper)
+        return self.nlp(doc), self.nlp(tdoc) if tdoc is not None else None
+
     def extract(self, paper: Paper) -> Extraction:
         from kg.extract.adapter import doc_to_extraction
 
-        return doc_to_extraction(self.nlp(paper.abstract), paper,
-                                 self.nlp(paper.title) if paper.title else None, self.proposer, self.roles)
+        doc, tdoc = self.annotate(paper)
+        return doc_to_extraction(doc, paper, tdoc, self.proposer, self.roles)
 
     def extract_all(self, papers: Iterable[Paper], progress: Callable[[int], None] | None = None,
                     failed: Callable[[Failure], None] | None = None) -> Iterator[Extraction]:
@@ -85,8 +116,9 @@ class Extractor:
     def _batch(self, batch: list[Paper]) -> list[Extraction]:
         from kg.extract.adapter import doc_to_extraction
 
-        docs = self.nlp.pipe((p.abstract for p in batch), batch_size=self.batch_size)
-        titled = [p.title for p in batch if p.title]
+        pairs = [self._docs(p) for p in batch]
+        docs = self.nlp.pipe((d for d, _ in pairs), batch_size=self.batch_size)
+        titled = [t for _, t in pairs if t is not None]
         tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
         return [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles)
                 for doc, p in zip(docs, batch, strict=True)]
@@ -100,8 +132,38 @@ class Extractor:
         if self._done >= RENEW:
             from kg.extract.pipeline import build_nlp
 
-            self.nlp = build_nlp(self.lexicon_dir, self.ner_model, self.spans_model)
+            self.nlp = build_nlp(self.lexicon_dir, self.ner_model, self.spans_model, self.encoder_path)
             self._done = 0
+
+
+def default_pipeline() -> tuple[Path | None, Path | None]:
+    """``(span CNN, contextual encoder)`` that extraction uses when not told otherwise: the
+    encoder (``$KG_ENCODER`` or the packaged one) and no CNN; without an encoder
+    (``KG_ENCODER=off``, the fast pipeline), the CNN (``$KG_SPANS`` or the packaged one)."""
+    from kg.extract.encoder import default_encoder
+    from kg.extract.spans import default_model
+
+    enc = default_encoder()
+    return (None if enc else default_model()), enc
+
+
+def resolve_pipeline(model: str | Path | None) -> tuple[Path | None, Path | None]:
+    """``(span CNN, contextual encoder)`` for a pipeline the user names: ``default`` (or None),
+    ``fast`` (the CNN, no encoder), ``off`` (rules only), or a folder holding an encoder or a
+    span model. A folder that holds neither is an error, never a silent fallback."""
+    from kg.extract import encoder as enc
+    from kg.extract import spans
+
+    val = str(model or "").strip()
+    if val.lower() in ("", "default"):
+        return default_pipeline()
+    if val.lower() == "fast":
+        return spans.default_model(), None
+    if val.lower() in ("off", "0", "none", "rules"):
+        return None, None
+    if enc.available(Path(val).expanduser()):
+        return None, Path(val).expanduser()
+    return spans.resolve_model(val), None
 
 
 _WORKER: tuple[tuple[str, str], Extractor] | None = None
@@ -147,4 +209,4 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["Extractor", "Paper", "extract_batch", "extract_records"]
+__all__ = ["Extractor", "Paper", "default_pipeline", "extract_batch", "extract_records", "resolve_pipeline"]

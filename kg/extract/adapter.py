@@ -19,7 +19,7 @@ from kg.text import GREEK, entity_id, fold
 
 CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
               "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5,
-              "model": 0.75, "model-coined": 0.6}
+              "model": 0.75, "model-coined": 0.6, "encoder": 0.75}
 
 
 # a sentence in which the authors speak of their work
@@ -46,7 +46,10 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
     (a :class:`~kg.extract.propose.ProposalModel`) makes the last decision on what the paper
     proposes, ``roles`` (a :class:`~kg.extract.roles.RoleModel`) on the role the text states
     for each other entity (without it, only the comparison rule and a shared sentence with the
-    proposal state one)."""
+    proposal state one). When the contextual encoder read the paper (``doc._.kg_reading``), its
+    view of each entity is a feature of both decisions."""
+    fr = doc._.kg_reading if Doc.has_extension("kg_reading") else None
+    reading = fr.reading if fr is not None else None
     text = doc_text(doc)
     if title_doc is not None:
         from kg.extract.relations import echo_title
@@ -159,8 +162,13 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
             proposed_ids.setdefault(key_to_id[key], (rule, sent))
 
     if proposer is not None:
+        extra = None
+        if reading is not None:
+            from kg.extract.contextual import entity_features
+
+            extra = entity_features(reading, [e for e in entities if e.id not in derived])[0]
         proposed_ids = proposer.decide([e for e in entities if e.id not in derived], groups, proposed_ids,
-                                       title, text, sents, sentence_of)
+                                       title, text, sents, sentence_of, extra)
     ent_by_id = {e.id: e for e in entities}
     for e in entities:
         if e.id in proposed_ids and e.mentions and e.id not in derived:
@@ -175,8 +183,13 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
         target = key_to_id.get(okey)
         if target and (target not in compared or kind == "OUTPERFORMS"):
             compared[target] = (kind, key_to_id.get(skey))
+    role_extra = None
+    if reading is not None and roles is not None:
+        from kg.extract.contextual import entity_features
+
+        role_extra = entity_features(reading, [e for e in entities if e.id not in derived], set(proposed_ids))[1]
     relations += _roles(paper.id, entities, groups, proposed_ids, derived, title, text, sents, sentence_of,
-                        compared, roles, evidence, span_evidence)
+                        compared, roles, evidence, span_evidence, role_extra)
     for e in entities:  # a repository is the code of the proposal it names, else of the main one
         if e.type != "Repository" or not e.mentions or not proposed_ids:
             continue
@@ -262,7 +275,7 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
 
 _RULE_RANK = {"acronym": 5, "lexicon-acronym": 5, "url": 5, "model-name": 4, "lexicon": 4, "new-name": 4,
               "name-shape": 3, "model-generic": 3, "ner": 2, "noun-phrase": 2, "task-phrase": 1, "name-weak": 1,
-              "model": 4, "model-coined": 3}
+              "model": 4, "model-coined": 3, "encoder": 4}
 
 
 def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
@@ -310,7 +323,7 @@ COMPARISON_PRECISION = 0.64
 
 def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: dict, derived: set[str], title: str,
            text: str, sents: list[tuple[int, int]], sentence_of, compared: dict[str, tuple[str, str | None]],
-           roles, evidence, span_evidence) -> list[Relation]:
+           roles, evidence, span_evidence, extra: dict[str, list[str]] | None = None) -> list[Relation]:
     """One edge per mentioned entity: the role the text states for it (USES, ADDRESSES,
     EVALUATED_ON or MEASURES by its label; COMPARED_WITH or OUTPERFORMS for a baseline), from
     the proposed method, technique, model or software it shares a sentence with, else the
@@ -330,7 +343,7 @@ def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: di
     out = [Relation("HAS_CODE", paper_id, e.id, evidence(e.mentions[0]), CONFIDENCE["url"] * 0.85, "mention:url")
            for e in entities if e.type == "Repository" and e.mentions]
     for e, feats in candidates(entities, groups, proposed_ids, derived, title, text, sents, sentence_of,
-                               {k: v[0] for k, v in compared.items()}):
+                               {k: v[0] for k, v in compared.items()}, extra):
         msents = [sentence_of(m.start) for m in e.mentions if m.field == "abstract"]
         shared = next((s for s in msents if s in psents), None)
         if roles is not None:

@@ -47,25 +47,58 @@ from kg.extract.patterns import (
     find_urls,
 )
 from kg.extract.phrases import find_phrases
-from kg.schema import LEXICON_DIR
+from kg.schema import LEXICON_DIR, SCHEMA_DIR
 from kg.text import fold, singular
 
 PIPELINE_VERSION = "rules-3"
 
 
-def pipeline_id(ner_model: Path | str | None = None, spans_model: Path | str | None = None) -> str:
-    """What made an extraction: ``rules-3``, ``rules-3+spans-1`` with kg's span model,
-    ``...+ner-scier-1`` with the optional SciER one."""
+def pipeline_id(ner_model: Path | str | None = None, spans_model: Path | str | None = None,
+                encoder: Path | str | None = None, lexicon_dir: Path | str = LEXICON_DIR) -> str:
+    """What made an extraction: the parts (``rules-3``, ``+spans-1`` with kg's span model,
+    ``+encoder-1`` with the contextual encoder, ``+ner-scier-1`` with the optional SciER one)
+    and, after ``@``, a hash of the content that decides what is extracted: the weights of
+    every model used, the lexicons and the rules' cue words. So an incremental build never
+    mixes the extractions of two extractors, even when only a lexicon or a weight changed."""
     out = PIPELINE_VERSION
+    folders: list[Path] = [Path(lexicon_dir), SCHEMA_DIR / "cues"]
     if spans_model:
         from kg.extract.spans import SPANS_VERSION
 
         out += f"+spans-{SPANS_VERSION}"
+        folders.append(Path(spans_model))
+    if encoder:
+        from kg.extract.encoder import ENCODER_VERSION
+
+        out += f"+encoder-{ENCODER_VERSION}"
+        folders.append(Path(encoder))
     if ner_model:
         from kg.extract.ner import NER_VERSION
 
         out += f"+ner-scier-{NER_VERSION}"
-    return out
+        folders.append(Path(ner_model))
+    files = [SCHEMA_DIR / n for n in ("stoplist.txt", "role_cues.txt", "spelling.txt")]
+    return f"{out}@{content_hash(tuple(str(f) for f in folders), tuple(str(f) for f in files))}"
+
+
+@cache
+def content_hash(folders: tuple[str, ...], files: tuple[str, ...] = ()) -> str:
+    """A short SHA-256 over the files of ``folders`` (relative paths and bytes, in sorted
+    order) and of ``files``: the same content hashes the same wherever it is installed."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for i, folder in enumerate(folders):
+        root = Path(folder)
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            h.update(f"{i}:{path.relative_to(root).as_posix()}\0".encode())
+            h.update(path.read_bytes())
+    for f in files:
+        p = Path(f)
+        if p.is_file():
+            h.update(f"{p.name}\0".encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:12]
 
 
 @Language.component("kg_sentences")
@@ -205,7 +238,8 @@ _PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lex
              "noun-phrase": 3,  # a lexicon term with modifiers ("online reinforcement learning") beats the term
              "name-shape": 1, "task-phrase": 1,
              "name-weak": 1,
-             "model": 0.5}  # kg's span model without its selector: only where no rule found anything
+             "model": 0.5,  # kg's span model without its selector: only where no rule found anything
+             "encoder": 0.5}  # the contextual encoder without its selector: likewise
 
 
 class EntityMerger:
@@ -285,6 +319,8 @@ class EntityMerger:
             from kg.extract.spans import span_candidates
 
             cands += span_candidates(doc, self.lexicon, canonical_long_form, lower_common_words)
+        if Doc.has_extension("kg_encoder_spans"):  # the contextual encoder ran
+            cands += [(s.start, s.end, s.label, s.name, "encoder") for s in doc._.kg_encoder_spans]
         # an acronym the paper defines means its definition wherever it occurs: the lexicon's
         # reading of the same letters is not offered there
         own = {(c[0], c[1]) for c in cands if c[4] == "acronym"}
@@ -380,9 +416,11 @@ def glue_tokenizer(nlp: Language) -> None:
 
 
 def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | None = None,
-              spans_model: Path | str | None = None) -> Language:
+              spans_model: Path | str | None = None, encoder: Path | str | None = None) -> Language:
     """The default pipeline: blank English tokenizer + kg components; with ``spans_model`` (a
-    folder made by ``make model``) kg's span model; with ``ner_model`` (a folder made by
+    folder made by ``make model``) kg's span model; with ``encoder`` (a folder made by ``make
+    model``) the ``kg_encoder`` component, which names the spans of the readings the extractor
+    puts on each Doc, and the selector trained with them; with ``ner_model`` (a folder made by
     ``scripts/train_ner.py``) also the optional SciER-trained one."""
     import kg.extract.relations  # noqa: F401  (registers kg_relations)
 
@@ -405,6 +443,13 @@ def build_nlp(lexicon_dir: Path | str = LEXICON_DIR, ner_model: Path | str | Non
         nlp.add_pipe("kg_spans", config={"model_path": str(spans_model)})
         if (Path(spans_model) / "select" / "weights.npy").is_file():
             ent_cfg["selector_dir"] = str(Path(spans_model) / "select")
+    if encoder:
+        import kg.extract.contextual  # noqa: F401  (registers kg_encoder)
+
+        nlp.add_pipe("kg_encoder", config=cfg)
+        # the selector that learned to weigh the encoder's readings travels with the encoder
+        ent_cfg["selector_dir"] = str(Path(encoder) / "select") \
+            if (Path(encoder) / "select" / "weights.npy").is_file() else ""
     nlp.add_pipe("kg_entities", config=ent_cfg)
     nlp.add_pipe("kg_relations")
     return nlp

@@ -95,11 +95,13 @@ class ProposalModel:
         save_linear(folder, self.index, self.weights, {**meta, "threshold": self.threshold})
 
     def decide(self, entities, groups: dict, proposed_ids: dict, title: str, text: str,
-               sents: list[tuple[int, int]], sentence_of) -> dict[str, tuple[str, tuple[int, int]]]:
+               sents: list[tuple[int, int]], sentence_of,
+               extra: dict[str, list[str]] | None = None) -> dict[str, tuple[str, tuple[int, int]]]:
         """What the paper proposes: what the proposal cues found (they are exact where they fire),
-        and the entities the model accepts, with the sentence of their first mention."""
+        and the entities the model accepts, with the sentence of their first mention; ``extra``
+        are more features per entity id (the contextual encoder's view)."""
         out = dict(proposed_ids)
-        for e, f, rule, sent in candidates(entities, groups, proposed_ids, title, text, sents, sentence_of):
+        for e, f, rule, sent in candidates(entities, groups, proposed_ids, title, text, sents, sentence_of, extra):
             if rule is None and self.prob(f) >= self.threshold:
                 out[e.id] = ("learned", sent) if sent else ("learned-title", (0, len(title)))
         return out
@@ -119,7 +121,7 @@ class ProposalModel:
 
 
 def candidates(entities, groups: dict, proposed_ids: dict, title: str, text: str,
-               sents: list[tuple[int, int]], sentence_of):
+               sents: list[tuple[int, int]], sentence_of, extra: dict[str, list[str]] | None = None):
     """``(entity, features, rule proposal or None, first-mention sentence)`` for each entity of
     a paper that could be a proposal."""
     from bisect import bisect_right
@@ -134,4 +136,6 @@ def candidates(entities, groups: dict, proposed_ids: dict, title: str, text: str
         rule = proposed_ids.get(e.id)
         f = features(e, rule[0] if rule else None, groups[e.id]["rule"], len(proposed_ids), title, text,
                      sent or (0, 0), k, len(sents))
+        if extra is not None:
+            f += extra.get(e.id, ["no-encp"])
         yield e, f, rule, sent

@@ -188,7 +188,8 @@ class RoleModel:
 
 
 def candidates(entities, groups: dict, proposed_ids: dict, derived: set[str], title: str, text: str,
-               sents: list[tuple[int, int]], sentence_of, compared: dict[str, str]):
+               sents: list[tuple[int, int]], sentence_of, compared: dict[str, str],
+               extra: dict[str, list[str]] | None = None):
     """``(entity, features)`` for each entity of a paper whose role the text may state: every
     mentioned entity but the proposals, the model families a name implies and repositories."""
     proposed = set(proposed_ids)
@@ -201,5 +202,8 @@ def candidates(entities, groups: dict, proposed_ids: dict, derived: set[str], ti
     for e in entities:
         if e.id in proposed or e.id in derived or e.type not in ROLE_LABELS or not e.mentions:
             continue
-        yield e, features(e, groups.get(e.id, {}).get("rule", "-"), proposed, psents, title, text, sents,
-                          sentence_of, compared.get(e.id))
+        f = features(e, groups.get(e.id, {}).get("rule", "-"), proposed, psents, title, text, sents,
+                     sentence_of, compared.get(e.id))
+        if extra is not None:  # the contextual encoder's view of the entity
+            f += extra.get(e.id, ["no-encr"])
+        yield e, f

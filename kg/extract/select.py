@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
+from spacy.tokens import Doc
 
 SELECT_VERSION = "1"
 DEFAULT_SELECTOR = Path(__file__).resolve().parents[1] / "data" / "select"
@@ -50,9 +51,10 @@ def _norm(w: str) -> str:
 
 
 def features(text: str, start: int, end: int, group: list[Cand], around: list[Cand],
-             is_title: bool) -> list[str]:
+             is_title: bool, encoder: dict[tuple[int, int], tuple[str, float]] | None = None) -> list[str]:
     """The features of one stretch ``text[start:end]``: ``group`` are the candidates with exactly
-    these bounds, ``around`` the other candidates that overlap it."""
+    these bounds, ``around`` the other candidates that overlap it, ``encoder`` the contextual
+    encoder's spans (bounds -> label, confidence) when it ran."""
     surface = text[start:end]
     words = _WORD.findall(surface) or [surface]
     before = _WORD.findall(text[max(0, start - 60):start])[-2:]
@@ -83,7 +85,16 @@ def features(text: str, start: int, end: int, group: list[Cand], around: list[Ca
         f += [f"mo={c[2]}" for c in around if c[4] == "model"][:2]
     if len(rules) > 1:
         f.append(f"nrules={min(len(rules), 4)}")
-    f += sorted({f"ov={c[4]}" for c in around if c[4] != "model"})[:4]
+    f += sorted({f"ov={c[4]}" for c in around if c[4] not in ("model", "encoder")})[:4]
+    if encoder is not None:
+        got = encoder.get((start, end))
+        if got is not None:
+            lab, conf = got
+            b = min(4, int(conf * 5))
+            f += [f"enc={lab}|{b}", f"enc-conf={b}", f"enc={lab}|r={'+'.join(sorted({r for r, _ in rules if r != 'encoder'})) or '-'}"]
+        else:
+            f.append("no-enc")
+            f += [f"enc-ov={lab}" for (s0, e0), (lab, _) in encoder.items() if s0 < end and start < e0][:2]
     return f
 
 
@@ -151,9 +162,9 @@ EXACT = frozenset({"url", "acronym", "lexicon-acronym", "model-name"})
 #: of those, the rules whose label is exact too
 FIXED = frozenset({"url", "model-name"})
 #: rules whose name depends on the label (a lexicon entry's, a common noun's singular)
-_LABEL_NAMED = frozenset({"lexicon", "noun-phrase", "task-phrase", "model", "ner"})
+_LABEL_NAMED = frozenset({"lexicon", "noun-phrase", "task-phrase", "model", "ner", "encoder"})
 _RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "new-name", "name-shape",
-               "model-generic", "noun-phrase", "task-phrase", "name-weak", "ner", "model")
+               "model-generic", "noun-phrase", "task-phrase", "name-weak", "ner", "model", "encoder")
 
 
 def reading(text: str, start: int, end: int, label: str, group: list[Cand],
@@ -167,7 +178,7 @@ def reading(text: str, start: int, end: int, label: str, group: list[Cand],
     same = [c for c in group if c[2] == label]
     best = same[0] if same else group[0]
     rule = best[4]
-    if rule == "model" and coined(text[start:end]):
+    if rule in ("model", "encoder") and coined(text[start:end]):
         rule = "model-coined"  # a coined name the model found: proposal cues read it as a name
     if same:
         return (*best[:4], rule)
@@ -194,11 +205,14 @@ def stretch_features(doc, text: str, cands: Iterable[Cand]) -> tuple[list, list[
             groups.setdefault((c[0], c[1]), []).append(c)
     keys = sorted(groups)
     is_title = _is_title(text)
+    encoder = None
+    if doc is not None and Doc.has_extension("kg_reading") and doc._.kg_reading is not None:
+        encoder = {(s.start, s.end): (s.label, s.confidence) for s in doc._.kg_encoder_spans}
     out, feats = [], []
     for k in keys:
         around = [c for k2 in keys if k2 != k and k2[0] < k[1] and k[0] < k2[1] for c in groups[k2]]
         out.append((k, groups[k]))
-        feats.append(features(text, k[0], k[1], groups[k], around, is_title))
+        feats.append(features(text, k[0], k[1], groups[k], around, is_title, encoder))
     return out, feats
 
 

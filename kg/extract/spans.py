@@ -188,38 +188,47 @@ def whole_words(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def span_candidates(doc: Doc, lexicon, canonical, lower) -> list[tuple[int, int, str, str, str]]:
-    """The model's spans as merger candidates ``(start, end, label, name, "model")``.
-
-    The label is the model's (it read the context); the name is the lexicon's canonical name
-    when the lexicon knows the surface under the same label, else the canonical form of the
-    surface (``canonical(surface, label)``, then ``lower`` for common-noun labels)."""
+    """The model's spans as merger candidates ``(start, end, label, name, "model")``."""
     from kg.extract.docutil import doc_text
 
     text = doc_text(doc)
     out = []
     for start0, end0, label in doc.user_data.get("kg_spans", ()):
-        bounds = whole_words(text, start0, end0)
-        if bounds is None:
-            continue
-        start, end = bounds
-        m = _DETERMINER.match(text[start:end])
-        if m and start + m.end() < end:
-            start += m.end()
-        surface = text[start:end].strip()
-        if len(surface) < 2 or _SCORE.match(surface):
-            continue
-        if label in _NAMED:  # "the MOKD framework" -> MOKD, "Vid4 dataset" -> Vid4 (guidelines §4)
-            head = re.search(r"\s+(\w+)$", surface)
-            if head and head.group(1).lower() in GENERIC_HEADS and any(
-                    c.isupper() or c.isdigit() for c in surface[:head.start()]):
-                end = start + head.start()
-                surface = surface[:head.start()]
-        entry = lexicon.lookup(surface) if lexicon is not None else None
-        if entry is not None and entry.label == label:
-            name = entry.name
-        else:
-            name = canonical(surface, label)
-            if label in VOTED:
-                name = lower(name)
-        out.append((start, end, label, name, "model"))
+        got = clean_span(text, start0, end0, label, lexicon, canonical, lower)
+        if got is not None:
+            out.append((*got, "model"))
     return out
+
+
+def clean_span(text: str, start: int, end: int, label: str, lexicon, canonical, lower) -> tuple[int, int, str, str] | None:
+    """A learned reader's span as a name: ``(start, end, label, name)``, or None when it cuts a
+    word or reads a score.
+
+    The bounds are trimmed of edge punctuation, a determiner, and a generic head after a proper
+    name; the label is the reader's (it read the context); the name is the lexicon's canonical
+    name when the lexicon knows the surface under the same label, else the canonical form of the
+    surface (``canonical(surface, label)``, then ``lower`` for common-noun labels)."""
+    bounds = whole_words(text, start, end)
+    if bounds is None:
+        return None
+    start, end = bounds
+    m = _DETERMINER.match(text[start:end])
+    if m and start + m.end() < end:
+        start += m.end()
+    surface = text[start:end].strip()
+    if len(surface) < 2 or _SCORE.match(surface):
+        return None
+    if label in _NAMED:  # "the MOKD framework" -> MOKD, "Vid4 dataset" -> Vid4 (guidelines §4)
+        head = re.search(r"\s+(\w+)$", surface)
+        if head and head.group(1).lower() in GENERIC_HEADS and any(
+                c.isupper() or c.isdigit() for c in surface[:head.start()]):
+            end = start + head.start()
+            surface = surface[:head.start()]
+    entry = lexicon.lookup(surface) if lexicon is not None else None
+    if entry is not None and entry.label == label:
+        name = entry.name
+    else:
+        name = canonical(surface, label)
+        if label in VOTED:
+            name = lower(name)
+    return start, end, label, name

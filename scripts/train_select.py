@@ -36,7 +36,8 @@ def examples(pairs, spans_model: Path, encoder: Path | None = None) -> list[dict
 
     from kg.extract import Extractor
     from kg.extract.docutil import doc_text
-    from kg.extract.select import EXACT, NONE, stretch_features
+    from kg.extract.rules import EXACT
+    from kg.extract.select import NONE, stretch_features
     from kg.records import Paper
 
     ex = Extractor(spans_model=str(spans_model or ""), encoder=str(encoder or ""))

@@ -9,18 +9,13 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
-from kg.extract import cues
+from kg.extract import cues, rules
 from kg.extract.docutil import doc_text, sentences
 from kg.extract.names import lower_common_words, stoplist
 from kg.extract.results import find_results
 from kg.records import Entity, Evidence, Extraction, Mention, Paper, Relation
 from kg.schema import LEXICON_DIR, MENTION_RELATION
 from kg.text import GREEK, entity_id, fold
-
-CONFIDENCE = {"url": 0.95, "acronym": 0.85, "model-name": 0.9, "model-generic": 0.6, "lexicon": 0.8, "task-phrase": 0.5,
-              "name-shape": 0.5, "new-name": 0.7, "record": 1.0, "ner": 0.65, "noun-phrase": 0.5,
-              "model": 0.75, "model-coined": 0.6, "encoder": 0.75}
-
 
 # a sentence in which the authors speak of their work
 _AUTHOR_CUE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]he proposed|[Tt]his (?:method|approach|framework|algorithm|model))\b")
@@ -273,10 +268,6 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
         del groups[eid]
 
 
-_RULE_RANK = {"acronym": 5, "lexicon-acronym": 5, "url": 5, "model-name": 4, "lexicon": 4, "new-name": 4,
-              "name-shape": 3, "model-generic": 3, "ner": 2, "noun-phrase": 2, "task-phrase": 1, "name-weak": 1,
-              "model": 4, "model-coined": 3, "encoder": 4}
-
 
 def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
     """One name, one entity per paper (the guidelines' rule): when the same name was read with
@@ -289,7 +280,7 @@ def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
     for eids in by_name.values():
         if len(eids) < 2:
             continue
-        eids.sort(key=lambda e: (not (groups[e]["keys"] & proposed), -_RULE_RANK.get(groups[e]["rule"], 0), e))
+        eids.sort(key=lambda e: (not (groups[e]["keys"] & proposed), -rules.rank(groups[e]["rule"]), e))
         t = groups[eids[0]]
         for eid in eids[1:]:
             g = groups.pop(eid)
@@ -340,7 +331,7 @@ def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: di
             if m.field == "abstract":
                 psents.setdefault(sentence_of(m.start), pid)
     main = _main_proposal(sources, ent_by_id)
-    out = [Relation("HAS_CODE", paper_id, e.id, evidence(e.mentions[0]), CONFIDENCE["url"] * 0.85, "mention:url")
+    out = [Relation("HAS_CODE", paper_id, e.id, evidence(e.mentions[0]), rules.confidence("url") * 0.85, "mention:url")
            for e in entities if e.type == "Repository" and e.mentions]
     for e, feats in candidates(entities, groups, proposed_ids, derived, title, text, sents, sentence_of,
                                {k: v[0] for k, v in compared.items()}, extra):
@@ -368,7 +359,7 @@ def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: di
                 out.append(Relation(rtype, source, e.id, ev, round(conf, 3), rule))
                 continue
         grule = groups.get(e.id, {}).get("rule", "")
-        conf = round(conf, 3) if roles is not None else CONFIDENCE.get(grule, 0.6) * 0.85
+        conf = round(conf, 3) if roles is not None else rules.confidence(grule) * 0.85
         out.append(Relation("MENTIONS", paper_id, e.id, evidence(e.mentions[0]), conf, f"mention:{grule}"))
     return out
 

@@ -33,7 +33,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
-from kg.extract import cues
+from kg.extract import cues, rules
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon
 from kg.extract.names import EPONYMS, canonical_long_form, lower_common_words, stoplist  # noqa: F401  (public here too)
@@ -233,14 +233,6 @@ def reading_name(lexicon: Lexicon, surface: str, label: str) -> str:
     return lower_common_words(name) if label in ("Technique", "Task", "Metric") else name
 
 
-_PRIORITY = {"url": 6, "acronym": 5, "lexicon-acronym": 5, "model-name": 4, "lexicon": 3, "model-generic": 2,
-             "ner": 2,  # the optional trained span model (kg_ner): below every rule that knows the name
-             "noun-phrase": 3,  # a lexicon term with modifiers ("online reinforcement learning") beats the term
-             "name-shape": 1, "task-phrase": 1,
-             "name-weak": 1,
-             "model": 0.5,  # kg's span model without its selector: only where no rule found anything
-             "encoder": 0.5}  # the contextual encoder without its selector: likewise
-
 
 class EntityMerger:
     """Chooses one reading per stretch of text and sets ``doc.spans["kg"]``.
@@ -341,7 +333,7 @@ def same_expansion(long: str, entry) -> bool:
 
 def by_priority(text: str, cands: list[tuple[int, int, str, str, str]]) -> list[tuple[int, int, str, str, str]]:
     """One reading per stretch of text by rule priority, then length, then position."""
-    cands = sorted(cands, key=lambda c: (-_PRIORITY[c[4]], -(c[1] - c[0]), c[0], c[2], c[3]))
+    cands = sorted(cands, key=lambda c: (-rules.priority(c[4]), -(c[1] - c[0]), c[0], c[2], c[3]))
     taken = bytearray(len(text) + 1)
     chosen = []
     for c in cands:

@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract import cues
 from kg.extract.docutil import doc_text, positions, sentences
+from kg.extract.rules import NAMEABLE
 
 TRIGGERS = cues.word_set("proposal_verbs")
 SUBJECTS = cues.word_set("author_subjects")
@@ -26,7 +27,6 @@ STOPS = {"that", "which", "to", "where", "whose", "when", "if", "because", ";", 
 OUTPERFORM = cues.word_set("outperform_words")
 COMPARE = cues.word_set("compare_words")
 APPOSITIVE_HEADS = cues.labels("appositive_heads")
-_NAMEABLE_RULES = {"name-shape", "model-coined", "name-weak", "acronym", "lexicon", "new-name"}
 _GLUE = cues.word_set("name_glue")
 NAMING = cues.word_set("naming_words")
 
@@ -361,7 +361,7 @@ class Proposals:
                 elif pp == 2:  # "a framework for ... prediction network (TempNet)"
                     ok = sp.id_ in ("acronym", "name-shape", "model-coined") and self.first_mention(sp) and doc[j - 1].text == "("
                 else:
-                    ok = sp.id_ in _NAMEABLE_RULES and (pp == 0 or self.first_mention(sp))
+                    ok = sp.id_ in NAMEABLE and (pp == 0 or self.first_mention(sp))
                 if ok and not self.modifier(sp, end):
                     self.coordinated(self.propose(sp, rule), end)
                     return
@@ -488,7 +488,7 @@ class Proposals:
                 break
         rule = f"proposal:{low}"
         sp = self.by_token.get(j)
-        if sp is not None and sp.start == j and sp.id_ in _NAMEABLE_RULES and (sp.label_ != "Task" or sp.id_ == "acronym") and (
+        if sp is not None and sp.start == j and sp.id_ in NAMEABLE and (sp.label_ != "Task" or sp.id_ == "acronym") and (
                 sp.id_ in ("name-shape", "model-coined", "name-weak", "acronym", "new-name") or self.lower_name(j, s1) <= sp.end):
             self.propose(sp, rule, kind)
             return

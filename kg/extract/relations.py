@@ -14,6 +14,7 @@ from spacy.tokens import Doc, Span
 from kg.extract import cues
 from kg.extract.docutil import doc_text, positions
 from kg.extract.proposals import ADJ_PARTS, APPOSITIVE_HEADS, Proposals
+from kg.extract.rules import RELABEL
 from kg.text import fold, singular
 
 
@@ -97,7 +98,7 @@ def listed_datasets(doc: Doc) -> None:
         for k in chain:
             sp = spans[k]
             nxt = doc[sp.end].lower_ if sp.end < len(doc) else "."
-            if sp.label_ == "Method" and sp.id_ in _RELABEL and nxt in _AFTER_ITEM:
+            if sp.label_ == "Method" and sp.id_ in RELABEL and nxt in _AFTER_ITEM:
                 changed.add(k)
     if not changed:
         return
@@ -127,7 +128,6 @@ def _standalone(doc: Doc, i: int) -> bool:
 
 _DATASET_NOUNS = cues.word_set("dataset_nouns")
 _MODEL_NOUNS = {"model", "models", "checkpoint", "checkpoints"}
-_RELABEL = ("name-shape", "model-coined", "name-weak", "acronym", "new-name", "model-generic")
 
 
 def type_by_head(doc: Doc) -> None:
@@ -156,7 +156,7 @@ def type_by_head(doc: Doc) -> None:
             if k >= 3 and doc[k - 1].text == ")" and doc[k - 3].text == "(":
                 k -= 3
             sp = end_at.get(k)
-            if sp is not None and sp.id_ in _RELABEL and sp.label_ != "Dataset":
+            if sp is not None and sp.id_ in RELABEL and sp.label_ != "Dataset":
                 changed[sp.start] = sp
             elif sp is None and k > 0 and k - 1 not in covered and _capitalised(doc[k - 1]):
                 j = k - 1
@@ -169,7 +169,7 @@ def type_by_head(doc: Doc) -> None:
                 new.id_ = "new-name"
                 spans.append(new)
                 sp = new
-            elif sp is None or sp.label_ != "Dataset" and sp.id_ not in _RELABEL:
+            elif sp is None or sp.label_ != "Dataset" and sp.id_ not in RELABEL:
                 break
             k = sp.start
             if k >= 2 and doc[k - 1].lower_ in (",", "and", "or") and (

@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 from spacy.tokens import Doc
 
+from kg.extract import rules
+
 SELECT_VERSION = "1"
 DEFAULT_SELECTOR = Path(__file__).resolve().parents[1] / "data" / "select"
 NONE = "-"
@@ -135,7 +137,7 @@ class Selector:
             return []
         p = self.probs(feats)
         for i, (_, group) in enumerate(stretches):
-            if any(c[4] in EXACT for c in group):
+            if any(c[4] in rules.EXACT for c in group):
                 p[i, 0] = 0.0  # exact rules are kept; the selector only gives their label
         order = sorted(range(len(stretches)), key=lambda i: (p[i, 0], stretches[i][0], stretches[i][1]))
         taken = bytearray(len(text) + 1)
@@ -146,7 +148,7 @@ class Selector:
             (start, end), group = stretches[i]
             if any(taken[start:end]):
                 continue
-            fixed = [c for c in group if c[4] in FIXED]
+            fixed = [c for c in group if c[4] in rules.FIXED]
             if fixed:  # a URL is a repository, a parsed model name a model: nothing to decide
                 chosen.append(fixed[0])
             else:
@@ -156,25 +158,13 @@ class Selector:
         return chosen
 
 
-#: rules that are exact where they fire (a URL, a parsed model name, an acronym definition): the
-#: selector labels their stretches but never drops them
-EXACT = frozenset({"url", "acronym", "lexicon-acronym", "model-name"})
-#: of those, the rules whose label is exact too
-FIXED = frozenset({"url", "model-name"})
-#: rules whose name depends on the label (a lexicon entry's, a common noun's singular)
-_LABEL_NAMED = frozenset({"lexicon", "noun-phrase", "task-phrase", "model", "ner", "encoder"})
-_RULE_ORDER = ("url", "acronym", "lexicon-acronym", "model-name", "lexicon", "new-name", "name-shape",
-               "model-generic", "noun-phrase", "task-phrase", "name-weak", "ner", "model", "encoder")
-
-
 def reading(text: str, start: int, end: int, label: str, group: list[Cand],
             name_of: Callable[[str, str], str]) -> Cand:
     """The chosen reading of a stretch: the best rule's candidate with that label, else the best
     rule's candidate relabelled, its rule kept (so proposal cues still see a coined name) and its
     name too (an acronym and its long form stay one entity), unless the name came with the label
     (a lexicon entry, a common noun), which then takes the name the label gives the surface."""
-    rank = {r: i for i, r in enumerate(_RULE_ORDER)}
-    group = sorted(group, key=lambda c: (rank.get(c[4], 99), c[3]))
+    group = sorted(group, key=lambda c: (rules.order(c[4]), c[3]))
     same = [c for c in group if c[2] == label]
     best = same[0] if same else group[0]
     rule = best[4]
@@ -182,7 +172,7 @@ def reading(text: str, start: int, end: int, label: str, group: list[Cand],
         rule = "model-coined"  # a coined name the model found: proposal cues read it as a name
     if same:
         return (*best[:4], rule)
-    name = name_of(text[start:end], label) if best[4] in _LABEL_NAMED else best[3]
+    name = name_of(text[start:end], label) if best[4] in rules.LABEL_NAMED else best[3]
     return (start, end, label, name, rule)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kg import schema as _schema
+
 LABELS = (
     "Paper",
     "Venue",
@@ -26,7 +28,7 @@ LABELS = (
     "Software",
     "Repository",
 )
-ENTITY_LABELS = ("Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software", "Repository")
+ENTITY_LABELS = _schema.ENTITY_LABELS  # the Literal above spells them out for type checkers
 
 
 @dataclass(frozen=True, slots=True)

@@ -137,6 +137,8 @@ LABELS: dict[str, Label] = {
     )
 }
 ENTITY_LABELS = tuple(name for name, lab in LABELS.items() if lab.parent == "Entity")
+#: the entity labels whose mentions are names in the text (a Repository is a URL, found exactly)
+MENTION_LABELS = tuple(name for name in ENTITY_LABELS if name != "Repository")
 
 # Statistics the RDF export derives from the graph, so that SPARQL need not join large parts
 # of it at query time. They are not nodes of the graph: Neo4j and ``kg stats`` compute the same

@@ -40,12 +40,12 @@ from pathlib import Path
 import numpy as np
 
 from kg.errors import UsageError
-from kg.schema import DATA_DIR, ENTITY_LABELS
+from kg.schema import DATA_DIR, MENTION_LABELS
 
 ENCODER_VERSION = "1"
 DEFAULT_ENCODER = DATA_DIR / "encoder"
 ENV_VAR = "KG_ENCODER"  # a folder, or "off"
-LABELS = tuple(lab for lab in ENTITY_LABELS if lab != "Repository")  # URLs are found exactly
+LABELS = MENTION_LABELS  # a Repository is a URL, found exactly
 TAGS = ("O", *(f"{p}-{lab}" for lab in LABELS for p in ("B", "I")))
 #: pieces per window, [CLS] and [SEP] included; longer texts are read in overlapping windows
 WINDOW = 320

@@ -147,3 +147,9 @@ class Lexicon:
 @cache
 def default_lexicon() -> Lexicon:
     return Lexicon.load()
+
+
+@cache
+def lexicon_at(folder: str) -> Lexicon:
+    """The lexicon of a folder, loaded once per process (the pipeline's components share it)."""
+    return Lexicon.load(Path(folder))

@@ -35,7 +35,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract import cues, rules
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
-from kg.extract.lexicon import Lexicon
+from kg.extract.lexicon import Lexicon, lexicon_at
 from kg.extract.names import EPONYMS, canonical_long_form, lower_common_words, stoplist  # noqa: F401  (public here too)
 from kg.extract.patterns import (
     Found,
@@ -108,14 +108,9 @@ def sentence_bounds(doc: Doc) -> Doc:
     return set_sentences(doc)
 
 
-@cache
-def _lexicon(folder: str) -> Lexicon:
-    return Lexicon.load(Path(folder))
-
-
 @Language.factory("kg_lexicon", default_config={"lexicon_dir": str(LEXICON_DIR)})
 def make_lexicon_matcher(nlp: Language, name: str, lexicon_dir: str) -> LexiconMatcher:
-    return LexiconMatcher(nlp, _lexicon(lexicon_dir))
+    return LexiconMatcher(nlp, lexicon_at(lexicon_dir))
 
 
 class LexiconMatcher:
@@ -156,7 +151,7 @@ class LexiconMatcher:
 
 @Language.factory("kg_patterns", default_config={"lexicon_dir": str(LEXICON_DIR)})
 def make_patterns(nlp: Language, name: str, lexicon_dir: str) -> PatternFinder:
-    return PatternFinder(_lexicon(lexicon_dir))
+    return PatternFinder(lexicon_at(lexicon_dir))
 
 
 class PatternFinder:
@@ -214,7 +209,7 @@ def type_long_form(long: str) -> str:
 
 @Language.factory("kg_entities", default_config={"lexicon_dir": str(LEXICON_DIR), "selector_dir": ""})
 def make_entities(nlp: Language, name: str, lexicon_dir: str, selector_dir: str) -> EntityMerger:
-    lexicon = _lexicon(lexicon_dir)
+    lexicon = lexicon_at(lexicon_dir)
     selector = None
     if selector_dir:
         from kg.extract.select import Selector

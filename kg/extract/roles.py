@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from kg.extract.select import fit, load_linear, save_linear
-from kg.schema import SCHEMA_DIR, data_file
+from kg.schema import MENTION_LABELS, SCHEMA_DIR, data_file
 
 CLASSES = ("none", "role", "compared")
-ROLE_LABELS = frozenset({"Method", "Technique", "Model", "Software", "Task", "Dataset", "Metric"})
+ROLE_LABELS = frozenset(MENTION_LABELS)
 _WORD = re.compile(r"[\w][\w'-]*|[()\[\],;:]")
 _AUTHOR = re.compile(r"\b(?:we|our|the proposed|this (?:method|approach|framework|algorithm|model|paper|work))\b",
                      re.IGNORECASE)

@@ -26,11 +26,12 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extract import rules
+from kg.schema import MENTION_LABELS
 
 SELECT_VERSION = "1"
 DEFAULT_SELECTOR = Path(__file__).resolve().parents[1] / "data" / "select"
 NONE = "-"
-CLASSES = (NONE, "Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software")
+CLASSES = (NONE, *MENTION_LABELS)  # the order of the weights' columns
 _WORD = re.compile(r"[\w][\w'.+-]*[\w+]|[\w]")
 Cand = tuple[int, int, str, str, str]
 

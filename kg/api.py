@@ -154,20 +154,23 @@ class Graph:
             raise QueryError(f"{path}: say which format to write: one of {', '.join(FORMATS)}")
         return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest).path
 
-    def sparql(self, query: str, **params: Any) -> list[dict[str, Any]] | bool:
-        """Run a SPARQL query (text or a ``.rq`` file) over the graph's RDF; ``params`` bind
-        variables of the query (``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is
-        an IRI). SELECT gives one dict per row with plain Python values, ASK a bool, CONSTRUCT
-        and DESCRIBE one ``subject/predicate/object`` dict per triple."""
+    def sparql(self, query: str, *, allow_service: bool = False, **params: Any) -> list[dict[str, Any]] | bool:
+        """Run a SPARQL query over the graph's RDF, as ``kg sparql``: ``query`` is the name of a
+        query kg ships (``"proposals"``; :func:`kg.queries.named_queries` lists them), a ``.rq``
+        file, or the query text. ``params`` bind the query's parameters as ``-p`` does (its
+        ``VALUES ?name`` blocks and ``limit``; a query written on the spot may bind any of its
+        variables: ``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is an IRI, a list
+        several values); any other name is a :class:`~kg.errors.QueryError`. ``SERVICE``
+        (a call to a remote endpoint) is refused unless ``allow_service``. SELECT gives one dict
+        per row with plain Python values, ASK a bool, CONSTRUCT and DESCRIBE one
+        ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
-        from kg.sinks.rdf.sparql import read_query, run
+        from kg.queries import sparql_query
+        from kg.sinks.rdf.sparql import run
 
-        text, name = read_query(query)
-        if params:  # a trailing VALUES block binds them, as SPARQL 1.1 allows after any query
-            text = (f"{text.rstrip()}\nVALUES ({' '.join('?' + k for k in params)}) "
-                    f"{{ ({' '.join(str(_term(v)) for v in params.values())}) }}")
-        result = run(self._stores.get().store, text, name)
+        text, name = sparql_query(query, params)
+        result = run(self._stores.get().store, text, name, allow_service)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)
         if isinstance(result, ox.QueryTriples):
@@ -232,18 +235,6 @@ def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extr
     from kg.extract import extract_records
 
     return extract_records(what)
-
-
-def _term(value: Any):
-    import pyoxigraph as ox
-
-    if isinstance(value, bool):
-        return ox.Literal(str(value).lower(), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
-    if isinstance(value, int | float):
-        return ox.Literal(value)
-    if isinstance(value, str) and value.startswith(("http://", "https://")):
-        return ox.NamedNode(value)
-    return ox.Literal(str(value))
 
 
 _NUMERIC = {"integer": int, "int": int, "long": int, "decimal": float, "double": float, "float": float}

@@ -60,6 +60,7 @@ import pyoxigraph as ox
 from kg.errors import GraphNotFoundError, InputError, KgError, QueryError
 from kg.schema import RDF_PREFIXES
 from kg.sinks.rdf.files import rdf_format, unreadable
+from kg.sparql_lexer import keyword_used
 
 FORMATS = ("table", "csv", "json")
 PREFIXES = dict(RDF_PREFIXES)
@@ -145,21 +146,19 @@ def syntax_message(text: str, exc: SyntaxError, name: str = "query") -> str:
     return f"{name}:{line}:{col}: SPARQL syntax error: {msg}\n    {src}\n    {' ' * (col - 1)}^"
 
 
-# comments, strings and IRIs, where "SERVICE" is only text
-_NOT_KEYWORDS = re.compile(r'<[^<>"{}|^`\\\s]*>|"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
-                           r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
-_SERVICE = re.compile(r"(?<![\w:?$])SERVICE(?![\w:-])", re.I)
-
-
 def uses_service(text: str) -> bool:
-    """Whether a query calls a remote endpoint (``SERVICE <…>``).
+    """Whether a query calls a remote endpoint (``SERVICE <…>``): the keyword as the query's
+    parser reads it (:mod:`kg.sparql_lexer`), not inside an IRI, a string, a comment or an
+    escaped local name.
 
     >>> uses_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
     True
     >>> uses_service('SELECT * { ?s kg:name "SERVICE" } # SERVICE in a comment')
     False
+    >>> uses_service("SELECT * { ?s schema:a\\\\#x ?o . SERVICE <http://example.org/> { } }")
+    True
     """
-    return bool(_SERVICE.search(_NOT_KEYWORDS.sub(" ", text)))
+    return keyword_used(text, "SERVICE")
 
 
 def run(store: ox.Store, text: str, name: str = "query", allow_service: bool = False):

@@ -133,6 +133,23 @@ def _venue_year(text: str | None) -> tuple[str | None, int | None]:
     return None, (int(y.group(1)) if y else None)
 
 
+def _year(value: object) -> int:
+    """A record's year: a whole number from 1 to 9999 (as a number or text); anything else is a
+    ValueError (or OverflowError for an infinite float), never a number no store can hold.
+
+    >>> _year("2024"), _year(2024.0)
+    (2024, 2024)
+    """
+    if isinstance(value, bool):
+        raise TypeError("a year is not true or false")
+    if isinstance(value, str) and len(value.strip()) > 8:
+        raise ValueError("too long for a year")
+    year = int(value)  # type: ignore[call-overload]
+    if not 1 <= year <= 9999:
+        raise ValueError("out of range")
+    return year
+
+
 def _venue_slug(venue: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "", venue.lower()) if venue else "paper"
 
@@ -269,9 +286,9 @@ def _paper(rec: dict, source: str, line: int | None, report: ReadReport) -> Pape
     venue, vyear = _venue_year(str(venue_raw)) if venue_raw else (None, None)
     year = rec.get("year")
     try:
-        year = int(year) if year not in (None, "") else vyear
-    except (TypeError, ValueError):
-        report.warn(source, line, f"bad year {year!r} ignored")
+        year = _year(year) if year not in (None, "") else vyear
+    except (TypeError, ValueError, OverflowError):
+        report.warn(source, line, f"bad year {str(year)[:40]!r} ignored (a year is a whole number from 1 to 9999)")
         year = vyear
     if venue is None and venue_raw:
         venue = f"{clean(str(venue_raw))} {year}" if year else clean(str(venue_raw))

@@ -57,7 +57,7 @@ MANIFEST_FILE = "manifest.json"
 #: the files at the top of a graph folder, linked into its current generation
 PUBLIC_FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
 #: caches an older kg kept at the top of the folder: stale once the folder has generations
-LEGACY_CACHES = ("state.pickle", "graph.nt")
+LEGACY_CACHES = ("state.pickle", "graph.nt", "graph.nt.json")
 DEFAULT_DIR = GRAPH_DIR  # kg.defaults
 
 

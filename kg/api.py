@@ -34,7 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import QueryError
+from kg.errors import QueryError, UsageError
 from kg.records import Extraction, Paper
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ class Graph:
         from kg.graph import GRAPH_FILE
         from kg.io.generations import current
 
+        if not isinstance(folder, str | Path) or not str(folder).strip():
+            raise UsageError(f"a graph folder is a path, not {folder!r}")
         self.folder = Path(folder)
         self.report = report  # what the build that made it skipped, when it was just built
         if not (current(self.folder) / GRAPH_FILE).exists():
@@ -208,16 +210,21 @@ class Graph:
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,
           workers: int = 1, wait: bool = False) -> Graph:
-    """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv), as
-    ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
+    """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv; one path
+    or several), as ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
-    from kg.errors import UsageError
     from kg.io.readers import ReadReport
 
-    if out is not None and not str(out).strip():
-        raise UsageError("out is an empty path; name the graph folder, or pass None for a new temporary one")
+    if out is not None and (not isinstance(out, str | Path) or not str(out).strip()):
+        raise UsageError(f"out must name the graph folder (or be None for a new temporary one), not "
+                         f"{'an empty path' if isinstance(out, str | Path) else repr(out)}")
+    if isinstance(inputs, str | Path):  # one paper list, not the characters of its name
+        inputs = [inputs]
+    inputs = list(inputs)
+    if not all(isinstance(p, str | Path) for p in inputs):
+        raise UsageError(f"inputs are paths of paper lists, not {next(p for p in inputs if not isinstance(p, str | Path))!r}")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
     run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)

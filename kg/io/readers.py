@@ -93,7 +93,9 @@ def decode(data: bytes, source: str, report: ReadReport) -> str:
             raise InputError(f"{source}: invalid UTF-16 ({exc.reason}); re-save it as UTF-8") from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if b"\x00" in data[:8192]:
+    head = data[:8192]
+    nul = head.count(b"\x00")  # text may hold a stray NUL; binary files hold many, or are not UTF-8
+    if nul and (nul * 100 > len(head) or head.decode("utf-8", "replace").count("\ufffd") > 3):
         raise InputError(f"{source}: looks like a binary file, not a paper list; "
                          "give a .txt, .jsonl, .json or .csv file")
     try:
@@ -410,6 +412,8 @@ def _json_record_lines(text: str, n: int) -> list[int]:
 def read_csv(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
+    if csv.field_size_limit() <= MAX_RECORD_CHARS:  # a field may be as long as a record (131,072 by default)
+        csv.field_size_limit(MAX_RECORD_CHARS + 1)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = [h.strip().lower() for h in next(reader)]

@@ -146,3 +146,20 @@ def test_a_year_no_store_can_hold_is_a_warning_not_a_failed_build(tmp_path, monk
     assert [p.year for p in papers] == [2024, None] and any(p.line == 3 for p in report.problems)
     result = build([jsonl, csv_file], tmp_path / "g")  # the whole build goes through
     assert result.manifest["papers"] == 2
+
+
+def test_a_stray_nul_byte_costs_its_record_at_most_not_the_file(tmp_path):
+    lines = ['{"id": "a", "abstract": "We propose Foo\u0000Net for image classification."}',
+             '{"id": "b", "abstract": "We propose BarNet for retrieval."}']
+    path = write(tmp_path, "p.jsonl", "\n".join(lines).replace("\\u0000", "\x00") + "\n")
+    papers, report = read(path)  # a raw control character is not JSON: that record is reported
+    assert [p.id for p in papers] == ["b"] and [(p.source, p.line) for p in report.skipped] == [(path, 1)]
+    binary = write(tmp_path, "b.jsonl", bytes(range(256)) * 40)
+    assert any("binary" in p.reason for p in read(binary)[1].skipped)
+
+
+def test_a_csv_field_may_be_as_long_as_a_record(tmp_path):
+    long = "We propose FooNet. " + "x" * 300_000
+    path = write(tmp_path, "p.csv", f'id,abstract\na,"{long}"\nb,We propose BarNet.\n')
+    papers, report = read(path)
+    assert [p.id for p in papers] == ["a", "b"] and not report.skipped, report.problems

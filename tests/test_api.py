@@ -55,7 +55,7 @@ def test_sparql_runs_named_queries_and_refuses_unknown_parameters_as_the_cli_doe
     shown = json.loads(cli("proposals").stdout)["results"]["bindings"]
     assert len(shown) == len(rows)
     assert len(graph.sparql("top_tasks", limit=1)) == 1 == len(json.loads(cli("top_tasks", "-p", "limit=1").stdout)["results"]["bindings"])
-    for bad in ({"lmit": 5}, {"nosuchvariable": "x"}):
+    for bad in ({"lmit": 5}, {"nosuchvariable": "x"}, {"task": "x"}):  # a named query takes its parameters only
         with pytest.raises(QueryError, match="no parameter"):
             graph.sparql("top_tasks", **bad)
         (name, value), = bad.items()

@@ -34,7 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import QueryError
+from kg.errors import QueryError, UsageError
 from kg.records import Extraction, Paper
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ class Graph:
         from kg.graph import GRAPH_FILE
         from kg.io.generations import current
 
+        if not isinstance(folder, str | Path) or not str(folder).strip():
+            raise UsageError(f"a graph folder is a path, not {folder!r}")
         self.folder = Path(folder)
         self.report = report  # what the build that made it skipped, when it was just built
         if not (current(self.folder) / GRAPH_FILE).exists():
@@ -154,20 +156,23 @@ class Graph:
             raise QueryError(f"{path}: say which format to write: one of {', '.join(FORMATS)}")
         return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest).path
 
-    def sparql(self, query: str, **params: Any) -> list[dict[str, Any]] | bool:
-        """Run a SPARQL query (text or a ``.rq`` file) over the graph's RDF; ``params`` bind
-        variables of the query (``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is
-        an IRI). SELECT gives one dict per row with plain Python values, ASK a bool, CONSTRUCT
-        and DESCRIBE one ``subject/predicate/object`` dict per triple."""
+    def sparql(self, query: str, *, allow_service: bool = False, **params: Any) -> list[dict[str, Any]] | bool:
+        """Run a SPARQL query over the graph's RDF, as ``kg sparql``: ``query`` is the name of a
+        query kg ships (``"proposals"``; :func:`kg.queries.named_queries` lists them), a ``.rq``
+        file, or the query text. ``params`` bind the query's parameters as ``-p`` does (its
+        ``VALUES ?name`` blocks and ``limit``; a query written on the spot may bind any of its
+        variables: ``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is an IRI, a list
+        several values); any other name is a :class:`~kg.errors.QueryError`. ``SERVICE``
+        (a call to a remote endpoint) is refused unless ``allow_service``. SELECT gives one dict
+        per row with plain Python values, ASK a bool, CONSTRUCT and DESCRIBE one
+        ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
-        from kg.sinks.rdf.sparql import read_query, run
+        from kg.queries import sparql_query
+        from kg.sinks.rdf.sparql import run
 
-        text, name = read_query(query)
-        if params:  # a trailing VALUES block binds them, as SPARQL 1.1 allows after any query
-            text = (f"{text.rstrip()}\nVALUES ({' '.join('?' + k for k in params)}) "
-                    f"{{ ({' '.join(str(_term(v)) for v in params.values())}) }}")
-        result = run(self._stores.get().store, text, name)
+        text, name = sparql_query(query, params)
+        result = run(self._stores.get().store, text, name, allow_service)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)
         if isinstance(result, ox.QueryTriples):
@@ -205,13 +210,21 @@ class Graph:
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,
           workers: int = 1, wait: bool = False) -> Graph:
-    """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv), as
-    ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
+    """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv; one path
+    or several), as ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
     from kg.io.readers import ReadReport
 
+    if out is not None and (not isinstance(out, str | Path) or not str(out).strip()):
+        raise UsageError(f"out must name the graph folder (or be None for a new temporary one), not "
+                         f"{'an empty path' if isinstance(out, str | Path) else repr(out)}")
+    if isinstance(inputs, str | Path):  # one paper list, not the characters of its name
+        inputs = [inputs]
+    inputs = list(inputs)
+    if not all(isinstance(p, str | Path) for p in inputs):
+        raise UsageError(f"inputs are paths of paper lists, not {next(p for p in inputs if not isinstance(p, str | Path))!r}")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
     run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)
@@ -229,18 +242,6 @@ def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extr
     from kg.extract import extract_records
 
     return extract_records(what)
-
-
-def _term(value: Any):
-    import pyoxigraph as ox
-
-    if isinstance(value, bool):
-        return ox.Literal(str(value).lower(), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
-    if isinstance(value, int | float):
-        return ox.Literal(value)
-    if isinstance(value, str) and value.startswith(("http://", "https://")):
-        return ox.NamedNode(value)
-    return ox.Literal(str(value))
 
 
 _NUMERIC = {"integer": int, "int": int, "long": int, "decimal": float, "double": float, "float": float}

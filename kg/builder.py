@@ -80,7 +80,12 @@ def extract_papers(papers: list[Paper], workers: int = 1, dask: str | None = Non
 
         parts = list(chunks(papers))
         out: list[list[Extraction | Failure]] = [[] for _ in parts]
-        with Client(dask) if isinstance(dask, str) else dask as client:  # type: ignore[arg-type]
+        try:
+            client = Client(dask) if isinstance(dask, str) else dask
+        except (OSError, ValueError, TimeoutError) as exc:  # a bad address, or no scheduler there
+            raise UsageError(f"cannot use the Dask scheduler at {dask!r}: {exc}; check the address "
+                             "(tcp://host:8786) and that the scheduler runs") from None
+        with client:  # type: ignore[union-attr]
             futures = {client.submit(extract_batch, c, str(LEXICON_DIR), ner_model, pure=False): i
                        for i, c in enumerate(parts)}
             for fut in as_completed(futures):

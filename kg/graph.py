@@ -42,7 +42,7 @@ from kg.defaults import GRAPH_DIR
 from kg.errors import GraphDamaged, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
 from kg.io.atomic import write_files
-from kg.io.generations import Digest, current, locked, mismatch, new_generation
+from kg.io.generations import META, Digest, current, locked, mismatch, new_generation
 from kg.records import Extraction
 from kg.resolve import Resolved, resolve
 from kg.schema import LABELS, MENTION_RELATION, RELATIONS
@@ -57,7 +57,7 @@ MANIFEST_FILE = "manifest.json"
 #: the files at the top of a graph folder, linked into its current generation
 PUBLIC_FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
 #: caches an older kg kept at the top of the folder: stale once the folder has generations
-LEGACY_CACHES = ("state.pickle", "graph.nt")
+LEGACY_CACHES = ("state.pickle", "graph.nt", "graph.nt.json")
 DEFAULT_DIR = GRAPH_DIR  # kg.defaults
 
 
@@ -364,8 +364,9 @@ def checked(folder: Path, name: str, manifest: dict | None = None) -> Path:
     manifest = read_manifest(where) if manifest is None else manifest
     bad = mismatch(where, name, manifest)
     if bad is not None and bad != "unchecked":
+        top = where.parent.parent if where.parent.name == META else Path(folder)  # the graph folder, not its generation
         fix = ("build the folder again from its inputs with --fresh" if name == EXTRACTIONS_FILE else
-               f"kg build INPUTS -o {folder} remakes it from the stored extractions")
+               f"kg build INPUTS -o {top} remakes it from the stored extractions")
         raise GraphDamaged(f"{where / name}: {bad}; {fix}")
     return where / name
 

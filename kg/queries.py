@@ -3,9 +3,13 @@ found by name from any folder, with the parameters each takes.
 
 A SPARQL query's parameters are the variables of its one-variable ``VALUES`` blocks (their
 values are the defaults; ``UNDEF`` lets the query choose one from the graph) and ``limit``, its
-final ``LIMIT``; a Cypher query's are its ``$name`` references (a ``:param`` line gives a
-default, an expression the server evaluates, so it can come from the graph). Binding a name the
-query does not take is an error, never silently ignored.
+final ``LIMIT``, found in the query's tokens (:mod:`kg.sparql_lexer`: a brace or a keyword in a
+string, an IRI or a comment is not one); a query written on the spot may also bind any variable
+it uses (a trailing ``VALUES`` clause). A Cypher query's are its ``$name`` references (a
+``:param`` line gives a default, an expression the server evaluates, so it can come from the
+graph). Binding a name the query does not take is an error, never silently ignored.
+:func:`sparql_query` is the one way a SPARQL query is found and bound, for ``kg sparql`` and
+``Graph.sparql`` alike.
 
 >>> q = {x.name: x for x in named_queries("sparql")}["papers_using_technique"]
 >>> q.params
@@ -16,16 +20,18 @@ query does not take is an error, never silently ignored.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import QueryError
 from kg.schema import QUERIES_DIR, RDF_PREFIXES
+from kg.sparql_lexer import Token, tokens, variables
 
 SUFFIX = {"sparql": ".rq", "cypher": ".cypher"}
-_VALUES = re.compile(r"VALUES\s+\?(\w+)\s*\{([^{}]*)\}", re.I)
-_LIMIT = re.compile(r"\bLIMIT\s+(\d+)", re.I)
 _CYPHER_PARAM = re.compile(r"\$([A-Za-z_]\w*)")
 _DECLARED = re.compile(r"^\s*:param\s+([A-Za-z_]\w*)\s*=>\s*(.+?)\s*;?\s*$", re.M)
 
@@ -80,31 +86,35 @@ def _without_comments(text: str, language: str) -> str:
 
 def query_params(text: str, language: str) -> dict[str, str | None]:
     """The parameters a query takes, with their defaults."""
-    body = _without_comments(text, language)
     if language == "sparql":
-        params: dict[str, str | None] = {m.group(1): m.group(2).strip() for m in _VALUES.finditer(body)
-                                         if _depth(body, m.start()) <= 1}
-        limit = _final_limit(body)
+        blocks, limit = _sparql_slots(text)
+        params: dict[str, str | None] = {k: text[v[0][0]:v[0][1]].strip() for k, v in blocks.items()}
         if limit is not None and "limit" not in params:
-            params["limit"] = limit.group(1)
+            params["limit"] = limit.text
         return params
+    body = _without_comments(text, language)
     declared = {m.group(1): m.group(2) for m in _DECLARED.finditer(text)}
     return {name: declared.get(name) for name in dict.fromkeys(_CYPHER_PARAM.findall(body))}
 
 
-def _depth(text: str, at: int) -> int:
-    """How many ``{`` are open at ``at``: 1 in the ``WHERE`` block, more in a subquery."""
-    head = text[:at]
-    return head.count("{") - head.count("}")
-
-
-def _final_limit(body: str) -> re.Match | None:
-    """The query's own ``LIMIT`` (outside every ``{...}``), not a subquery's."""
-    found = None
-    for m in _LIMIT.finditer(body):
-        if _depth(body, m.start()) == 0:
-            found = m
-    return found
+def _sparql_slots(text: str) -> tuple[dict[str, list[tuple[int, int]]], Token | None]:
+    """Where a SPARQL query's parameters sit: the values of each one-variable ``VALUES`` block of
+    its ``WHERE`` group (not a subquery's), by variable, and the number of its own final
+    ``LIMIT`` (outside every group)."""
+    toks = list(tokens(text))
+    blocks: dict[str, list[tuple[int, int]]] = {}
+    limit, depth = None, 0
+    for i, t in enumerate(toks):
+        if t.kind == "punct" and t.text in "{}":
+            depth += 1 if t.text == "{" else -1
+        elif t.is_word("VALUES") and depth <= 1 and toks[i + 1:i + 2] and toks[i + 1].kind == "var" \
+                and toks[i + 2:i + 3] and toks[i + 2].text == "{":
+            end = next((u for u in toks[i + 3:] if u.kind == "punct" and u.text in "{}"), None)
+            if end is not None and end.text == "}":
+                blocks.setdefault(toks[i + 1].text[1:], []).append((toks[i + 2].end, end.start))
+        elif t.is_word("LIMIT") and depth == 0 and toks[i + 1:i + 2] and toks[i + 1].kind == "number":
+            limit = toks[i + 1]
+    return blocks, limit
 
 
 def default_of(versions: list[NamedQuery], param: str) -> str:
@@ -158,33 +168,85 @@ def sparql_literal(value: object) -> str:
     ('"speculative decoding"', '3', '<https://x/>')
     >>> sparql_literal("kg:outperforms"), sparql_literal("GPT-4:turbo")
     ('kg:outperforms', '"GPT-4:turbo"')
+    >>> sparql_literal("https://github.com/a/b"), sparql_literal(None)
+    ('<https://github.com/a/b>', 'UNDEF')
     """
+    if value is None:
+        return "UNDEF"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f'"{"NaN" if math.isnan(value) else "INF" if value > 0 else "-INF"}"^^<http://www.w3.org/2001/XMLSchema#double>'
     text = str(value)
     curie = re.fullmatch(r"([A-Za-z][\w-]*):[\w.-]+", text)
-    if re.fullmatch(r"<[^<>\"{}|^`\\\s]*>", text) or (curie and curie.group(1) in RDF_PREFIXES):
+    if re.fullmatch(r"<[^<>\"{}|^`\\\x00-\x20]*>", text) or (curie and curie.group(1) in RDF_PREFIXES):
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if re.fullmatch(r"https?://[^<>\"{}|^`\\\x00-\x20]+", text):
+        return f"<{text}>"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
-def bind_sparql(text: str, params: dict, name: str = "query") -> str:
-    """The query with each named ``VALUES ?p { ... }`` block holding the given value."""
-    check_params(params, query_params(text, "sparql"), name)
+def _terms(value: object) -> list[str]:
+    """A parameter's value as the terms of a ``VALUES`` block: a list or tuple gives several."""
+    return [sparql_literal(v) for v in value] if isinstance(value, list | tuple) else [sparql_literal(value)]
 
-    def fill(m: re.Match) -> str:
-        if m.group(1) not in params or _depth(m.string, m.start()) > 1:
-            return m.group(0)
-        return f"VALUES ?{m.group(1)} {{ {sparql_literal(params[m.group(1)])} }}"
 
-    out = _VALUES.sub(fill, text)
-    if "limit" in params and "limit" not in {m.group(1) for m in _VALUES.finditer(text)}:
-        limit = params["limit"]
-        if isinstance(limit, bool) or not str(limit).isdigit():
-            raise QueryError(f"{name}: limit must be a whole number, not {limit!r}")
-        found = _final_limit(out)
-        if found is not None:  # the final LIMIT of the query text (comments hold no braces here)
-            out = f"{out[:found.start(1)]}{int(limit)}{out[found.end(1):]}"
-    return out
+def bind_sparql(text: str, params: Mapping[str, object], name: str = "query", free: bool = False) -> str:
+    """The query with each named ``VALUES ?p { ... }`` block holding the given value (a list
+    gives several values, None ``UNDEF``) and ``limit`` its final ``LIMIT``. With ``free``, a
+    parameter naming another variable the query uses is bound by a trailing ``VALUES`` clause;
+    any other name is a :class:`~kg.errors.QueryError`."""
+    takes = query_params(text, "sparql")
+    loose = [k for k in params if k not in takes and free and k in variables(text)]
+    try:
+        check_params({k: v for k, v in params.items() if k not in loose}, takes, name)
+    except QueryError as exc:
+        if not free:
+            raise
+        raise QueryError(f"{exc} (or a variable the query uses)") from None
+    blocks, limit = _sparql_slots(text)
+    edits: list[tuple[int, int, str]] = []
+    for key, value in params.items():
+        if key in blocks:
+            edits.extend((start, end, f" {' '.join(_terms(value))} ") for start, end in blocks[key])
+        elif key == "limit" and limit is not None:
+            if isinstance(value, bool) or not str(value).isdigit():
+                raise QueryError(f"{name}: limit must be a whole number, not {value!r}")
+            edits.append((limit.start, limit.end, str(int(str(value)))))
+    for start, end, new in sorted(edits, reverse=True):
+        text = f"{text[:start]}{new}{text[end:]}"
+    if loose:
+        rows = itertools.product(*(_terms(params[k]) for k in loose))
+        text = (f"{text.rstrip()}\nVALUES ({' '.join('?' + k for k in loose)}) "
+                f"{{ {' '.join('(' + ' '.join(r) + ')' for r in rows)} }}\n")
+    return text
+
+
+def sparql_query(query: str, params: Mapping[str, object] | None = None) -> tuple[str, str]:
+    """The SPARQL text to run for ``query`` and its name for messages: ``query`` is the name of
+    a query kg ships (``kg queries`` lists them), a ``.rq`` file, or the query itself, and
+    ``params`` are bound by :func:`bind_sparql` (a query written on the spot may bind any of its
+    variables). The one binder of ``kg sparql`` and ``Graph.sparql``.
+
+    >>> text, name = sparql_query("top_tasks", {"limit": 3})
+    >>> name, text.rstrip().endswith("LIMIT 3")
+    ('top_tasks', True)
+    >>> sparql_query("SELECT ?p WHERE { ?p kg:proposes ?m }", {"m": "kg:x"})[0].splitlines()[-1]
+    'VALUES (?m) { (kg:x) }'
+    """
+    params = dict(params or {})
+    path = find_query(query, "sparql")
+    if path is None:
+        if query.endswith((".rq", ".sparql")) and "\n" not in query:
+            raise QueryError(f"{query}: no such query file or named query; pass a SPARQL query, a .rq file, "
+                             "or the name of a query kg ships (kg queries lists them)")
+        return bind_sparql(query, params, "query", free=True), "query"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QueryError(f"{path}: cannot read the query file: {exc}") from None
+    shipped = path.parent == QUERIES_DIR and path.suffix == SUFFIX["sparql"]
+    name = path.stem if shipped else str(path)
+    return bind_sparql(text, params, name, free=not shipped), name

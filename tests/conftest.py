@@ -14,6 +14,19 @@ SEED = PAPERS / "icml2026-seed.txt"
 SAMPLE = ROOT / "examples" / "sample.txt"
 
 
+def patience(seconds: float) -> float:
+    """A timeout for waiting on something that is only slow, never stuck: ``seconds`` on an idle
+    machine, longer on a loaded one (by its load per core), and longer again with
+    ``KG_TEST_PATIENCE`` (a factor)."""
+    import os
+
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:
+        load = 1.0
+    return seconds * max(1.0, load) * float(os.environ.get("KG_TEST_PATIENCE") or 1)
+
+
 def need(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not available")

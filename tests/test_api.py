@@ -43,6 +43,33 @@ def test_sparql_binds_parameters_and_returns_plain_values(graph):
         graph.sparql("SELECT WHERE {")
 
 
+def test_sparql_runs_named_queries_and_refuses_unknown_parameters_as_the_cli_does(graph):
+    """One binder: ``Graph.sparql`` and ``kg sparql`` find named queries by name, bind the same
+    parameters the same way, and refuse the same names."""
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kg.cli", "sparql", *args, "-g", str(graph.folder), "-f", "json"],
+                              capture_output=True, text=True)
+
+    rows = graph.sparql("proposals")
+    assert rows and {"paper", "proposes", "label"} <= set(rows[0])
+    shown = json.loads(cli("proposals").stdout)["results"]["bindings"]
+    assert len(shown) == len(rows)
+    assert len(graph.sparql("top_tasks", limit=1)) == 1 == len(json.loads(cli("top_tasks", "-p", "limit=1").stdout)["results"]["bindings"])
+    for bad in ({"lmit": 5}, {"nosuchvariable": "x"}, {"task": "x"}):  # a named query takes its parameters only
+        with pytest.raises(QueryError, match="no parameter"):
+            graph.sparql("top_tasks", **bad)
+        (name, value), = bad.items()
+        proc = cli("top_tasks", "-p", f"{name}={value}")
+        assert proc.returncode == 2 and "no parameter" in proc.stderr
+    q = "SELECT ?p WHERE { ?p a kg:Paper }"
+    with pytest.raises(QueryError, match="no parameter name"):
+        graph.sparql(q, name="FooNet")  # not a variable of the query: never silently ignored
+    assert cli(q, "-p", "name=FooNet").returncode == 2
+    one = graph.sparql(q)[0]["p"]
+    assert graph.sparql(q, p=one) == [{"p": one}]
+    assert json.loads(cli(q, "-p", f"p={one}").stdout)["results"]["bindings"] == [{"p": {"type": "uri", "value": one}}]
+
+
 def test_export_format_comes_from_the_extension(graph, tmp_path):
     assert graph.export(tmp_path / "g.nt").read_text(encoding="utf-8").count(" .\n") > 100
     assert graph.export(tmp_path / "g.data", format="ttl").exists()

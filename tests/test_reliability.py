@@ -15,8 +15,9 @@ from kg.builder import build
 from kg.cli import app, exit_code
 from kg.errors import ExportError
 from kg.graph import GRAPH_FILE
+from kg.io.generations import LOCK, META
 
-from .conftest import PAPERS, SAMPLE, need
+from .conftest import PAPERS, SAMPLE, need, patience
 
 
 def snapshot(folder):
@@ -54,9 +55,14 @@ def test_ctrl_c_during_build_leaves_previous_graph(tmp_path):
     before = snapshot(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "build", str(big), "-o", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    lock = tmp_path / META / LOCK
+    deadline = time.monotonic() + patience(300)
+    while lock.read_text(encoding="ascii").strip() != f"pid {proc.pid}":  # the handshake: it holds the folder
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "waited for the build to take the folder's lock"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=patience(120))
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert snapshot(tmp_path) == before

@@ -14,10 +14,18 @@ from kg.defaults import GRAPH_DIR
 from kg.errors import KgError
 
 
+def _folder(value: str | Path) -> Path:
+    """A graph folder to write: an empty path would be the working folder itself."""
+    if not str(value).strip():
+        raise typer.BadParameter("an empty path; name the graph folder", param_hint="--out")
+    return Path(value)
+
+
 def build(
     ctx: typer.Context,
     inputs: Annotated[list[str], typer.Argument(help="Paper lists (.txt, .jsonl, .json, .csv) or - for stdin.")],
-    out_dir: Annotated[Path, typer.Option("--graph", "-g", "--out", "-o", help="Graph folder to write or extend.")] = GRAPH_DIR,
+    out_dir: Annotated[Path, typer.Option("--graph", "-g", "--out", "-o", parser=_folder, metavar="PATH",
+                                          help="Graph folder to write or extend.")] = GRAPH_DIR,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Extraction processes; 0 = all cores.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,

@@ -127,7 +127,7 @@ def sparql(
         "--data", "-d", help="RDF file(s) to query instead of the graph folder's export.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|csv|json", help="table, csv or json (SPARQL 1.1 results).")] = "table",
     param: Annotated[list[str] | None, typer.Option(
-        "--param", "-p", help="name=value (repeatable): the value of the query's VALUES ?name block.")] = None,
+        "--param", "-p", help="name=value (repeatable): the value of the query's VALUES ?name block (a query written on the spot may bind any of its variables).")] = None,
     allow_service: Annotated[bool, typer.Option("--allow-service", help="Let SERVICE clauses query remote endpoints over the network.")] = False,
 ) -> None:
     """Run a SPARQL 1.1 query over the graph with pyoxigraph.
@@ -140,26 +140,14 @@ def sparql(
 
     Example: [bold]kg sparql papers_using_technique -p technique="LoRA" -g exports[/]
     """
-    from kg.sinks.rdf.sparql import (
-        FORMATS,
-        data_prefixes,
-        load_store,
-        read_query,
-        rows,
-        run,
-        serialize,
-    )
+    from kg.sinks.rdf.sparql import FORMATS, data_prefixes, load_store, rows, run, serialize
 
     err, out = consoles(ctx).err, consoles(ctx).out
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    from kg.queries import bind_sparql, find_query
+    from kg.queries import sparql_query
 
-    path = find_query(query, "sparql")
-    text, name = read_query(str(path) if path is not None else query)
-    params = dict(parse_param(p) for p in param or [])
-    if params or path is not None:
-        text = bind_sparql(text, params, path.stem if path is not None else name)
+    text, name = sparql_query(query, dict(parse_param(p) for p in param or []))
     if data:
         store = load_store(data)
     else:

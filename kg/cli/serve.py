@@ -16,7 +16,14 @@ from typing import Annotated
 import typer
 
 from kg.cli import consoles
-from kg.defaults import GRAPH_DIR, SPARQL_HOST, SPARQL_PORT
+from kg.defaults import (
+    GRAPH_DIR,
+    SPARQL_HOST,
+    SPARQL_MAX_RESULT_MB,
+    SPARQL_PORT,
+    SPARQL_TIMEOUT,
+    SPARQL_WORKERS,
+)
 
 
 def serve(
@@ -31,6 +38,11 @@ def serve(
     cors: Annotated[list[str] | None, typer.Option(
         "--cors", help="An origin whose web pages may query the endpoint (repeatable; * for any), e.g. for YASGUI.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not log each request.")] = False,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", help="A host name clients may reach the endpoint by, besides IP addresses and localhost (repeatable).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="Processes queries run in (0: in the server itself, where a long query cannot be stopped).")] = SPARQL_WORKERS,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds a query may run before it is stopped (503).")] = SPARQL_TIMEOUT,
+    max_result_mb: Annotated[int, typer.Option("--max-result-mb", min=1, help="The most results one answer sends, in MB.")] = SPARQL_MAX_RESULT_MB,
 ) -> None:
     """Serve the graph as a read-only SPARQL 1.1 endpoint (GET and POST /sparql) until Ctrl-C.
 
@@ -43,7 +55,8 @@ def serve(
 
     err = consoles(ctx).err
     server = make_server(graph, host, port, allow_remote=allow_remote, allow_service=allow_service,
-                         cors=tuple(cors or ()), log=not quiet)
+                         cors=tuple(cors or ()), log=not quiet, workers=workers, query_timeout=timeout,
+                         max_bytes=max_result_mb << 20, allow_hosts=tuple(allow_host or ()))
     opened = server.stores.get()
     if opened.note:
         err.print(f"note: {opened.note}", markup=False)

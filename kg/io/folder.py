@@ -71,7 +71,7 @@ from kg.graph import (
     taxonomy,
 )
 from kg.io.atomic import write_files
-from kg.io.generations import Digest, current, mismatch, new_generation, sign, signed
+from kg.io.generations import Digest, check_folder, current, mismatch, new_generation, sign, signed
 from kg.records import Extraction, Paper
 from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
 from kg.schema import SCHEMA_DIR
@@ -429,7 +429,7 @@ class GraphFolder:
         self.fresh = fresh
         self.state = FolderState()
         self.manifest: dict = {}  # of the generation read (checked), {} when fresh or empty
-        self.src = current(self.path)  # the generation read
+        self.src = check_folder(self.path, PUBLIC_FILES)  # the generation read; the folder is kg's to write
         self._all: dict[str, Extraction] | None = None  # every stored extraction, once the index failed
         if fresh or not (self.src / EXTRACTIONS_FILE).exists():
             return

@@ -93,7 +93,9 @@ def decode(data: bytes, source: str, report: ReadReport) -> str:
             raise InputError(f"{source}: invalid UTF-16 ({exc.reason}); re-save it as UTF-8") from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if b"\x00" in data[:8192]:
+    head = data[:8192]
+    nul = head.count(b"\x00")  # text may hold a stray NUL; binary files hold many, or are not UTF-8
+    if nul and (nul * 100 > len(head) or head.decode("utf-8", "replace").count("\ufffd") > 3):
         raise InputError(f"{source}: looks like a binary file, not a paper list; "
                          "give a .txt, .jsonl, .json or .csv file")
     try:
@@ -131,6 +133,23 @@ def _venue_year(text: str | None) -> tuple[str | None, int | None]:
         return f"{m.group(1)} {m.group(2)}", int(m.group(2))
     y = _YEAR.search(text)
     return None, (int(y.group(1)) if y else None)
+
+
+def _year(value: object) -> int:
+    """A record's year: a whole number from 1 to 9999 (as a number or text); anything else is a
+    ValueError (or OverflowError for an infinite float), never a number no store can hold.
+
+    >>> _year("2024"), _year(2024.0)
+    (2024, 2024)
+    """
+    if isinstance(value, bool):
+        raise TypeError("a year is not true or false")
+    if isinstance(value, str) and len(value.strip()) > 8:
+        raise ValueError("too long for a year")
+    year = int(value)  # type: ignore[call-overload]
+    if not 1 <= year <= 9999:
+        raise ValueError("out of range")
+    return year
 
 
 def _venue_slug(venue: str | None) -> str:
@@ -269,9 +288,9 @@ def _paper(rec: dict, source: str, line: int | None, report: ReadReport) -> Pape
     venue, vyear = _venue_year(str(venue_raw)) if venue_raw else (None, None)
     year = rec.get("year")
     try:
-        year = int(year) if year not in (None, "") else vyear
-    except (TypeError, ValueError):
-        report.warn(source, line, f"bad year {year!r} ignored")
+        year = _year(year) if year not in (None, "") else vyear
+    except (TypeError, ValueError, OverflowError):
+        report.warn(source, line, f"bad year {str(year)[:40]!r} ignored (a year is a whole number from 1 to 9999)")
         year = vyear
     if venue is None and venue_raw:
         venue = f"{clean(str(venue_raw))} {year}" if year else clean(str(venue_raw))
@@ -393,6 +412,8 @@ def _json_record_lines(text: str, n: int) -> list[int]:
 def read_csv(source: str, text: str, report: ReadReport) -> Iterator[Paper]:
     sample = text[:4096]
     delimiter = "\t" if sample.count("\t") > sample.count(",") else ","
+    if csv.field_size_limit() <= MAX_RECORD_CHARS:  # a field may be as long as a record (131,072 by default)
+        csv.field_size_limit(MAX_RECORD_CHARS + 1)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = [h.strip().lower() for h in next(reader)]

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, patience
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 KG = [sys.executable, "-m", "kg.cli"]
@@ -82,7 +82,7 @@ def test_a_syntax_error_is_400_and_an_update_is_refused(server):
     req = urllib.request.Request(url, data=b"DELETE WHERE { ?s ?p ?o }", method="POST",
                                  headers={"Content-Type": "application/sparql-update"})
     with pytest.raises(urllib.error.HTTPError) as info:
-        urllib.request.urlopen(req, timeout=30)
+        urllib.request.urlopen(req, timeout=patience(60))
     assert info.value.code == 403
     assert fetch(url, "ASK { ?s ?p ?o }", "GET", "text/csv") == (200, b"true")
 
@@ -93,7 +93,7 @@ def test_ctrl_c_stops_it_cleanly(folder):
     assert "serving" in proc.stderr.readline()
     proc.send_signal(signal.SIGINT)
     rest = proc.stderr.read()
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=patience(60)) == 0
     assert "stopped" in rest and "Traceback" not in rest
 
 

@@ -19,7 +19,7 @@ from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE
 from kg.io.generations import CURRENT, META, current, locked
 from kg.sinks.rdf import terms
 
-from ..conftest import PAPERS, SAMPLE, SEED, need
+from ..conftest import PAPERS, SAMPLE, SEED, need, patience
 
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "0", "KG_SPANS": "off"}  # rules only: quick to start
 FILES = (GRAPH_FILE, EXTRACTIONS_FILE, MANIFEST_FILE)
@@ -68,14 +68,26 @@ def test_a_second_build_exits_with_a_clear_message_and_changes_nothing(tmp_path)
 
 
 def test_wait_queues_behind_the_build_holding_the_folder(tmp_path):
+    import threading
+
     g = tmp_path / "g"
     with locked(g):
         proc = start("build", str(SAMPLE), "-o", str(g), "--wait")
-        time.sleep(3)
+        said, lines = threading.Event(), []
+
+        def read() -> None:  # the handshake: the build says it waits, then blocks on the lock
+            for line in proc.stderr:
+                lines.append(line)
+                if "waiting for the build" in line:
+                    said.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        assert said.wait(patience(120)), f"waited for the build to say it waits: {lines}"
         assert proc.poll() is None  # still waiting
         assert not (g / GRAPH_FILE).exists()
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0 and "waiting for the build" in err
+    assert proc.wait(timeout=patience(300)) == 0, lines
+    reader.join(patience(60))
     assert json.loads((g / MANIFEST_FILE).read_text())["papers"] == 8
 
 

@@ -124,3 +124,42 @@ def test_duplicates_within_one_input_and_mixed_newlines(tmp_path):
     assert [p.id for p in papers] == ["d1", "d2"]
     (dup,) = report.skipped
     assert dup.line == 3 and dup.reason.startswith("duplicate") and "m.jsonl:1" in dup.reason
+
+
+@pytest.mark.parametrize("year", ["99999999999999999999", "1e308", "1e999", "-5", "0", "true", '"20245"',
+                                  '"99999999999999999999"', "2024.5e300"])
+def test_a_year_no_store_can_hold_is_a_warning_not_a_failed_build(tmp_path, monkeypatch, year):
+    """JSONL and CSV: the record is kept without the year, the problem named by file and line."""
+    from kg.builder import build
+
+    monkeypatch.setenv("KG_SPANS", "off")
+
+    good = '{"id": "a", "abstract": "We propose FooNet for image classification.", "year": 2024}'
+    bad = f'{{"id": "b", "abstract": "We propose BarNet for retrieval.", "year": {year}}}'
+    jsonl = write(tmp_path, "p.jsonl", good + "\n" + bad + "\n")
+    papers, report = read(jsonl)
+    assert [p.year for p in papers] == [2024, None]
+    assert any(p.line == 2 and p.source == jsonl and "bad year" in p.reason for p in report.problems), report.problems
+    csv_year = json.loads(year) if year.startswith('"') else year
+    csv_file = write(tmp_path, "p.csv", f"id,abstract,year\na,We propose FooNet.,2024\nb,We propose BarNet.,{csv_year}\n")
+    papers, report = read(csv_file)
+    assert [p.year for p in papers] == [2024, None] and any(p.line == 3 for p in report.problems)
+    result = build([jsonl, csv_file], tmp_path / "g")  # the whole build goes through
+    assert result.manifest["papers"] == 2
+
+
+def test_a_stray_nul_byte_costs_its_record_at_most_not_the_file(tmp_path):
+    lines = ['{"id": "a", "abstract": "We propose Foo\u0000Net for image classification."}',
+             '{"id": "b", "abstract": "We propose BarNet for retrieval."}']
+    path = write(tmp_path, "p.jsonl", "\n".join(lines).replace("\\u0000", "\x00") + "\n")
+    papers, report = read(path)  # a raw control character is not JSON: that record is reported
+    assert [p.id for p in papers] == ["b"] and [(p.source, p.line) for p in report.skipped] == [(path, 1)]
+    binary = write(tmp_path, "b.jsonl", bytes(range(256)) * 40)
+    assert any("binary" in p.reason for p in read(binary)[1].skipped)
+
+
+def test_a_csv_field_may_be_as_long_as_a_record(tmp_path):
+    long = "We propose FooNet. " + "x" * 300_000
+    path = write(tmp_path, "p.csv", f'id,abstract\na,"{long}"\nb,We propose BarNet.\n')
+    papers, report = read(path)
+    assert [p.id for p in papers] == ["a", "b"] and not report.skipped, report.problems

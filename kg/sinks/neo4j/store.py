@@ -290,6 +290,7 @@ def translate(exc: Exception, uri: str, user: str = DEFAULT_USER, database: str 
         Neo4jError,
         ServiceUnavailable,
         SessionExpired,
+        TransientError,
     )
 
     code = getattr(exc, "code", None) or ""
@@ -306,6 +307,11 @@ def translate(exc: Exception, uri: str, user: str = DEFAULT_USER, database: str 
                                 "unset for the default one (Community serves only 'neo4j')")
     if isinstance(exc, ServiceUnavailable | SessionExpired | OSError):
         return _unreachable(uri)
+    if isinstance(exc, TransientError) or code.startswith("Neo.TransientError."):
+        # the server, not the request: a database stopping or restarting, a lock timeout, memory
+        return Neo4jUnavailable(f"Neo4j at {where} could not do it now ({exc.message or code}): check the "
+                                "server is running and has recovered, then run the command again (kg load "
+                                "is idempotent: what was loaded stays, nothing is doubled)")
     if isinstance(exc, Neo4jError):
         return QueryError(f"Neo4j refused the statement: {exc.message or code}")
     return exc

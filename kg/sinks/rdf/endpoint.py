@@ -1,7 +1,7 @@
 """A read-only SPARQL 1.1 Protocol endpoint over a graph folder's persistent store.
 
-Standard library only (``http.server``'s ``ThreadingHTTPServer``); pyoxigraph parses,
-evaluates and serialises every query, so there is no SPARQL code here, only the protocol:
+Standard library only (``http.server``); pyoxigraph parses, evaluates and serialises every
+query (:mod:`kg.sinks.rdf.answer`), so there is no SPARQL code here, only the protocol:
 
 - ``GET /sparql?query=…``, ``POST /sparql`` with a form (``query=…``) or with the query as an
   ``application/sparql-query`` body (``/`` answers the same requests);
@@ -17,6 +17,15 @@ evaluates and serialises every query, so there is no SPARQL code here, only the 
 Each request uses the store of the folder's current graph, so a new ``kg build`` is served
 from the next request on. CORS headers are sent only for the origins the server is given.
 
+Holding up under load and abuse: connections are served by a bounded pool of threads (beyond it
+and its queue, ``503`` at once), the listen backlog is 128, a connection that sends nothing for
+``socket_timeout`` seconds is closed, each query runs in a worker process that is stopped after
+``timeout`` seconds (:mod:`kg.sinks.rdf.workers`) and sends at most ``max_bytes`` of results;
+a ``Host`` header other than an IP address, ``localhost`` or a name the server is given
+(``--allow-host``) is refused, so a web page cannot reach the endpoint through DNS rebinding;
+chunked request bodies are decoded (within the 1 MB limit), and a request whose body is not read
+closes its connection, so a body is never read as the next request.
+
 >>> negotiate("text/csv;q=0.5, application/sparql-results+json", list(RESULT_TYPES))
 'application/sparql-results+json'
 >>> negotiate("text/*", list(RESULT_TYPES))
@@ -31,65 +40,25 @@ import html
 import ipaddress
 import socket
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pyoxigraph as ox
 
-from kg.errors import QueryError, UsageError
-from kg.sinks.rdf.sparql import PREFIXES, run, uses_service
+from kg.defaults import SPARQL_MAX_RESULT_MB, SPARQL_TIMEOUT, SPARQL_WORKERS
+from kg.errors import KgError, UsageError
+from kg.sinks.rdf.answer import GRAPH_TYPES, RESULT_TYPES, Answer, answer, negotiate
+from kg.sinks.rdf.sparql import PREFIXES, uses_service
 from kg.sinks.rdf.store import Stores
 
-#: media types of SELECT / ASK results, the default first
-RESULT_TYPES = {
-    "application/sparql-results+json": ox.QueryResultsFormat.JSON,
-    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
-    "text/csv": ox.QueryResultsFormat.CSV,
-    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
-    "application/json": ox.QueryResultsFormat.JSON,
-    "application/xml": ox.QueryResultsFormat.XML,
-}
-#: media types of CONSTRUCT / DESCRIBE results, the default first
-GRAPH_TYPES = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "text/plain": ox.RdfFormat.N_TRIPLES,
-}
 MAX_BODY = 1 << 20
 PATHS = ("/sparql", "/")
 _SD = "http://www.w3.org/ns/sparql-service-description#"
 _FORMATS = "http://www.w3.org/ns/formats/"
-
-
-def negotiate(accept: str | None, offers: list[str]) -> str | None:
-    """The offer the ``Accept`` header prefers (RFC 9110: the most specific matching range
-    gives an offer its weight; ties go to the earlier offer); None when none is acceptable."""
-    if not accept or not accept.strip():
-        return offers[0]
-    ranges = []
-    for part in accept.split(","):
-        media, *params = (p.strip() for p in part.split(";"))
-        q = 1.0
-        for p in params:
-            name, _, value = p.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if media:
-            ranges.append((media.lower(), q))
-    best, best_q = None, 0.0
-    for offer in offers:
-        kind = offer.split("/")[0]
-        matches = [(3 if m == offer else 2 if m == f"{kind}/*" else 1, q) for m, q in ranges
-                   if m in (offer, f"{kind}/*", "*/*", "*")]
-        if matches and (q := max(matches)[1]) > best_q:
-            best, best_q = offer, q
-    return best
 
 
 def is_loopback(host: str) -> bool:
@@ -121,6 +90,26 @@ class Handler(BaseHTTPRequestHandler):
     server: Endpoint
     server_version = "kg-sparql"
     protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        self.timeout = self.server.socket_timeout  # a connection that sends nothing is closed
+        super().setup()
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError):  # the client went away or went quiet
+            self.close_connection = True
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if not self.server.host_allowed(self.headers.get("Host")):
+            self.close_connection = True
+            self._error(HTTPStatus.MISDIRECTED_REQUEST, f"{self.headers.get('Host')}: not a name of this endpoint; "
+                        "use its address (kg serve --allow-host NAME lets a name in)")
+            return False
+        return True
 
     # ------------------------------------------------------------ methods
 
@@ -193,27 +182,16 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(HTTPStatus.BAD_REQUEST, "SERVICE is refused: this endpoint does not send "
                                "queries to other endpoints (kg serve --allow-service lets it)")
         try:
-            result = run(self.server.stores.get().store, text, "query", allow_service=True)
-        except QueryError as exc:
-            status = HTTPStatus.BAD_REQUEST if "syntax error" in str(exc) else HTTPStatus.INTERNAL_SERVER_ERROR
-            return self._error(status, str(exc))
-        graph = isinstance(result, ox.QueryTriples)
-        offers = list(GRAPH_TYPES if graph else RESULT_TYPES)
-        media = negotiate(self.headers.get("Accept"), offers)
-        if media is None:
-            return self._error(HTTPStatus.NOT_ACCEPTABLE, f"{self.headers.get('Accept')}: this query's "
-                               f"results come as {', '.join(offers)}")
-        try:
-            if graph:
-                payload = ox.serialize(list(result), format=GRAPH_TYPES[media], prefixes=PREFIXES)
+            opened = self.server.stores.get()  # built here, once per graph, before a worker opens it
+            if self.server.workers is not None:
+                result = self.server.workers.ask(text, self.headers.get("Accept"))
             else:
-                payload = result.serialize(format=RESULT_TYPES[media])
-                if RESULT_TYPES[media] == ox.QueryResultsFormat.JSON:
-                    payload += b"\n"  # as kg sparql -f json prints it
-        except (OSError, ValueError, RuntimeError) as exc:  # results are lazy: evaluated here
-            return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"query failed: {str(exc)[:300]}")
-        charset = "; charset=utf-8" if media.startswith("text/") or media.endswith(("json", "xml")) else ""
-        self._send(HTTPStatus.OK, media + charset, payload, {"Vary": "Accept"})
+                result = answer(opened.store, text, self.headers.get("Accept"), self.server.max_bytes,
+                                self.server.query_timeout)
+        except KgError as exc:  # the folder was removed or damaged while served
+            return self._error(HTTPStatus.SERVICE_UNAVAILABLE, f"the graph cannot be read now: {exc}")
+        self._send(HTTPStatus(result.status), result.media, result.payload,
+                   {"Vary": "Accept"} if result.status == HTTPStatus.OK else None)
 
     # ------------------------------------------------------------ pages
 
@@ -257,13 +235,48 @@ Standard prefixes (kg:, rdfs:, skos:, schema:, dcterms:, prov:, ...) need no dec
     # ------------------------------------------------------------ plumbing
 
     def _body(self) -> bytes:
+        """The request body (at most :data:`MAX_BODY`), of a length or chunked; a body that is
+        refused is not read, so the connection closes after the answer."""
+        coding = (self.headers.get("Transfer-Encoding") or "").strip().lower()
         try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            raise _Refused(HTTPStatus.BAD_REQUEST, "Content-Length is not a number") from None
-        if length > MAX_BODY:
-            raise _Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request is over {MAX_BODY:,} bytes")
-        return self.rfile.read(length) if length > 0 else b""
+            if coding:
+                if coding != "chunked" or self.headers.get("Content-Length") is not None:
+                    raise _Refused(HTTPStatus.BAD_REQUEST, f"Transfer-Encoding {coding!r} with Content-Length, or "
+                                   "other than chunked, is not accepted")
+                return self._chunked()
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "Content-Length is not a number") from None
+            if length > MAX_BODY or length < 0:
+                raise _Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request is over {MAX_BODY:,} bytes")
+            body = self.rfile.read(length) if length > 0 else b""
+            if len(body) < length:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "the body ended before its Content-Length")
+            return body
+        except _Refused:
+            self.close_connection = True
+            raise
+
+    def _chunked(self) -> bytes:
+        body = bytearray()
+        while True:
+            line = self.rfile.readline(1024)
+            try:
+                size = int(line.split(b";")[0].strip(), 16)
+            except ValueError:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "a chunk size is not a hexadecimal number") from None
+            if size < 0 or len(body) + size > MAX_BODY:
+                raise _Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"the request is over {MAX_BODY:,} bytes")
+            if size == 0:
+                break
+            body += self.rfile.read(size)
+            if self.rfile.readline(3) not in (b"\r\n", b"\n"):
+                raise _Refused(HTTPStatus.BAD_REQUEST, "a chunk does not end where its size says")
+        for _ in range(100):  # trailer fields, up to the empty line
+            if self.rfile.readline(8192) in (b"\r\n", b"\n", b""):
+                return bytes(body)
+        raise _Refused(HTTPStatus.BAD_REQUEST, "too many trailer fields")
 
     def _error(self, status: HTTPStatus, message: str, headers: dict | None = None) -> None:
         self._send(status, "text/plain; charset=utf-8", (message.rstrip() + "\n").encode(), headers)
@@ -290,33 +303,109 @@ Standard prefixes (kg:, rdfs:, skos:, schema:, dcterms:, prov:, ...) need no dec
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
 
-class Endpoint(ThreadingHTTPServer):
-    """The HTTP server: the folder's stores and the endpoint's settings."""
+class Endpoint(HTTPServer):
+    """The HTTP server: the folder's stores, the endpoint's settings, and a bounded pool of
+    threads for its connections (a connection beyond the pool and its queue gets ``503``)."""
 
+    request_queue_size = 128  # the listen backlog: bursts of clients wait instead of being reset
     daemon_threads = True
-    block_on_close = False
 
     def __init__(self, address: tuple[str, int], stores: Stores, allow_service: bool = False,
-                 cors: tuple[str, ...] = (), log: bool = True):
+                 cors: tuple[str, ...] = (), log: bool = True, *, threads: int = 16, queued: int = 64,
+                 socket_timeout: float = 30.0, query_timeout: float = SPARQL_TIMEOUT,
+                 max_bytes: int = SPARQL_MAX_RESULT_MB << 20, workers: int = SPARQL_WORKERS, allow_hosts: tuple[str, ...] = ()):
         self.stores, self.allow_service, self.cors, self.log = stores, allow_service, cors, log
+        self.socket_timeout, self.query_timeout, self.max_bytes = socket_timeout, query_timeout, max_bytes
+        self.allow_hosts = {h.lower().rstrip(".") for h in (*allow_hosts, "localhost")}
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
+        self._pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="kg-sparql")
+        self._slots = threading.BoundedSemaphore(max(1, threads) + max(0, queued))
+        self.workers = None
+        if workers > 0:
+            from kg.sinks.rdf.workers import QueryWorkers
+
+            try:
+                self.workers = QueryWorkers(stores.folder, workers, query_timeout, max_bytes)
+            except BaseException:
+                self.server_close()
+                raise
+
+    def host_allowed(self, host: str | None) -> bool:
+        """Whether a request's ``Host`` names this endpoint: none (HTTP/1.0), an IP address,
+        ``localhost`` or a name it was given, with its own port if any."""
+        if host is None:
+            return True
+        url = urlsplit(f"//{host.strip()}")
+        try:
+            name, port = (url.hostname or "").rstrip("."), url.port
+        except ValueError:
+            return False
+        if port is not None and port != self.server_address[1]:
+            return False
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return name.lower() in self.allow_hosts
+
+    def process_request(self, request, client_address) -> None:
+        if not self._slots.acquire(blocking=False):  # every thread busy and the queue full
+            _send_busy(request, b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                               b"Retry-After: 1\r\nConnection: close\r\nContent-Length: 32\r\n\r\n"
+                               b"the endpoint is busy; try again\n")
+            self.shutdown_request(request)
+            return
+        self._pool.submit(self._serve, request, client_address)
+
+    def _serve(self, request, client_address) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:  # noqa: BLE001  (one connection's failure is not the server's)
+            if self.log:
+                sys.stderr.write(f"{client_address[0]} connection failed: {sys.exc_info()[1]!r}\n")
+        finally:
+            self.shutdown_request(request)
+            self._slots.release()
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        if getattr(self, "workers", None) is not None:
+            self.workers.close()
+
+
+def _send_busy(request, data: bytes) -> None:
+    """Send ``data`` on a connection if it takes it at once (a busy answer), else nothing."""
+    try:
+        request.setblocking(False)
+        request.send(data)
+    except OSError:
+        pass
 
 
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 0, *, allow_remote: bool = False,
-                allow_service: bool = False, cors: tuple[str, ...] = (), log: bool = True) -> Endpoint:
+                allow_service: bool = False, cors: tuple[str, ...] = (), log: bool = True,
+                workers: int = SPARQL_WORKERS, query_timeout: float = SPARQL_TIMEOUT,
+                max_bytes: int = SPARQL_MAX_RESULT_MB << 20, threads: int = 16, socket_timeout: float = 30.0, allow_hosts: tuple[str, ...] = ()) -> Endpoint:
     """An endpoint for the graph folder, listening (``serve_forever()`` answers requests).
     The store is opened (built if need be) first, so the first query is fast. Binding to an
     address other than loopback needs ``allow_remote``: anyone who can reach it can read the
-    graph. ``port=0`` takes a free port (``server.server_address`` says which)."""
+    graph. ``port=0`` takes a free port (``server.server_address`` says which). Queries run in
+    ``workers`` processes (0: in the serving thread, where only the sending of results can be
+    stopped), each stopped after ``query_timeout`` seconds and at ``max_bytes`` of results;
+    ``allow_hosts`` are names besides IP addresses and ``localhost`` the ``Host`` header may
+    give."""
     if not allow_remote and not is_loopback(host):
         raise UsageError(f"{host}: not a loopback address; anyone on the network could query the graph. "
                          "Bind to 127.0.0.1 (the default), or pass --allow-remote to serve it anyway")
     stores = Stores(folder)
     stores.get()
     try:
-        return Endpoint((host, port), stores, allow_service, cors, log)
+        return Endpoint((host, port), stores, allow_service, cors, log, threads=threads,
+                        socket_timeout=socket_timeout, query_timeout=query_timeout, max_bytes=max_bytes,
+                        workers=workers, allow_hosts=allow_hosts)
     except OSError as exc:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                          "choose another port with --port") from None
@@ -328,5 +417,5 @@ def url_of(server: Endpoint) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/sparql"
 
 
-__all__ = ["GRAPH_TYPES", "MAX_BODY", "RESULT_TYPES", "Endpoint", "Handler", "is_loopback", "make_server",
+__all__ = ["GRAPH_TYPES", "MAX_BODY", "RESULT_TYPES", "Answer", "Endpoint", "Handler", "is_loopback", "make_server",
            "negotiate", "url_of"]

@@ -51,6 +51,8 @@ kg.errors.QueryError: query:3:2: SPARQL syntax error: expected ...
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,6 +62,7 @@ import pyoxigraph as ox
 from kg.errors import GraphNotFoundError, InputError, KgError, QueryError
 from kg.schema import RDF_PREFIXES
 from kg.sinks.rdf.files import rdf_format, unreadable
+from kg.sparql_lexer import keyword_used
 
 FORMATS = ("table", "csv", "json")
 PREFIXES = dict(RDF_PREFIXES)
@@ -90,7 +93,9 @@ def read_query(query: str) -> tuple[str, str]:
 
 def ensure_export(graph_dir: Path) -> Path:
     """The N-Triples export of the folder's current graph: a cache inside its generation
-    (written when missing), so it always belongs to the graph it was made from.
+    (written when missing), so it always belongs to the graph it was made from. A stamp beside
+    it (``graph.nt.json``: its size and SHA-256, and the graph it was made from) is checked
+    before it is used: an export cut, edited or from elsewhere is written again, never loaded.
 
     >>> # ensure_export(Path("exports"))  ->  Path("exports/.kg/g000003/graph.nt")
     """
@@ -105,9 +110,52 @@ def ensure_export(graph_dir: Path) -> Path:
     nt = default_path(where, "nt")
     if where == Path(graph_dir) and nt.exists() and nt.stat().st_mtime_ns < (where / GRAPH_FILE).stat().st_mtime_ns:
         nt.unlink()  # a folder written by an older kg: its export may be older than its graph
-    if not nt.exists():
+    if not _stamped(nt, where):
         export_graph(where, "nt", nt)
+        _stamp(nt, where)
     return nt
+
+
+def _stamp_path(nt: Path) -> Path:
+    return nt.with_name(nt.name + ".json")
+
+
+def _graph_of(where: Path) -> str:
+    from kg.graph import GRAPH_FILE, read_manifest
+
+    entry = read_manifest(where).get("files", {}).get(GRAPH_FILE)
+    return str(entry.get("sha256")) if isinstance(entry, dict) else ""
+
+
+def _digest(path: Path) -> tuple[int, str]:
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return os.fstat(fh.fileno()).st_size, hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _stamped(nt: Path, where: Path) -> bool:
+    """Whether ``nt`` is the export its stamp describes, made from the graph of ``where``."""
+    import json
+
+    try:
+        stamp = json.loads(_stamp_path(nt).read_bytes())
+        if not isinstance(stamp, dict) or stamp.get("graph") != _graph_of(where) \
+                or stamp.get("bytes") != nt.stat().st_size:
+            return False
+        return list(_digest(nt)) == [stamp.get("bytes"), stamp.get("sha256")]
+    except (OSError, ValueError):
+        return False
+
+
+def _stamp(nt: Path, where: Path) -> None:
+    import json
+
+    from kg.io.atomic import atomic_write
+
+    size, sha = _digest(nt)
+    with contextlib.suppress(OSError), atomic_write(_stamp_path(nt)) as fh:
+        fh.write(json.dumps({"bytes": size, "sha256": sha, "graph": _graph_of(where)}))
 
 
 def load_store(paths: Iterable[Path]) -> ox.Store:
@@ -145,21 +193,19 @@ def syntax_message(text: str, exc: SyntaxError, name: str = "query") -> str:
     return f"{name}:{line}:{col}: SPARQL syntax error: {msg}\n    {src}\n    {' ' * (col - 1)}^"
 
 
-# comments, strings and IRIs, where "SERVICE" is only text
-_NOT_KEYWORDS = re.compile(r'<[^<>"{}|^`\\\s]*>|"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
-                           r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
-_SERVICE = re.compile(r"(?<![\w:?$])SERVICE(?![\w:-])", re.I)
-
-
 def uses_service(text: str) -> bool:
-    """Whether a query calls a remote endpoint (``SERVICE <…>``).
+    """Whether a query calls a remote endpoint (``SERVICE <…>``): the keyword as the query's
+    parser reads it (:mod:`kg.sparql_lexer`), not inside an IRI, a string, a comment or an
+    escaped local name.
 
     >>> uses_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
     True
     >>> uses_service('SELECT * { ?s kg:name "SERVICE" } # SERVICE in a comment')
     False
+    >>> uses_service("SELECT * { ?s schema:a\\\\#x ?o . SERVICE <http://example.org/> { } }")
+    True
     """
-    return bool(_SERVICE.search(_NOT_KEYWORDS.sub(" ", text)))
+    return keyword_used(text, "SERVICE")
 
 
 def run(store: ox.Store, text: str, name: str = "query", allow_service: bool = False):

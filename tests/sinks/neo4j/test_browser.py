@@ -21,6 +21,8 @@ import pytest
 
 from kg.sinks.neo4j.guide import MODEL_HEADING
 
+from ...conftest import patience
+
 URI = os.environ.get("NEO4J_URI")
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -87,7 +89,7 @@ def test_browser_applies_the_style_and_opens_the_guide_on_connect(loaded, tmp_pa
 
             # The post-connect commands: the guide opens in the sidebar, the style in a frame.
             drawer = page.get_by_test_id("guidesDrawer")
-            drawer.get_by_text(MODEL_HEADING, exact=True).wait_for(timeout=30_000)
+            drawer.get_by_text(MODEL_HEADING, exact=True).wait_for(timeout=patience(60) * 1000)
             style = page.get_by_test_id("frame").filter(has_text=":style http")
             style.wait_for(timeout=10_000)
             assert "{display}" in style.inner_text() and "node.Paper" in style.inner_text()
@@ -104,7 +106,7 @@ def test_browser_applies_the_style_and_opens_the_guide_on_connect(loaded, tmp_pa
                 cell.locator("i.fa-play-circle-o").click()
                 page.wait_for_timeout(500)
             captions = page.locator("svg g.node text.caption")
-            captions.first.wait_for(timeout=30_000)
+            captions.first.wait_for(timeout=patience(60) * 1000)
             page.wait_for_timeout(1500)  # the layout settles
             page.screenshot(path=str(tmp_path / "neighbourhood.png"))
             nodes = page.locator("svg g.node").evaluate_all(

@@ -329,3 +329,27 @@ def test_uris_kg_cannot_use_are_refused_before_connecting(uri):
     with pytest.raises(Neo4jUnavailable, match="cannot use the Neo4j URI") as info:
         ns.connect(uri, "neo4j", "secret-1")
     assert "pw-9z" not in str(info.value) and "secret-1" not in str(info.value)
+
+
+class _Stopping(_Stub):
+    """A server that stops while the relationships load: its database becomes unavailable."""
+
+    def execute_write(self, fn, *args):
+        from neo4j.exceptions import Neo4jError
+
+        if len(self.tx_calls) >= 2:
+            raise Neo4jError._hydrate_neo4j(code="Neo.TransientError.General.DatabaseUnavailable",
+                                            message="Database 'neo4j' is unavailable.")
+        return super().execute_write(fn, *args)
+
+
+def test_a_server_that_stops_mid_load_is_unreachable_exit_3_not_usage():
+    with pytest.raises(Neo4jUnavailable) as info:
+        ns.load(_tiny(), _Stopping(), uri="bolt://127.0.0.1:7687")
+    assert exit_code(info.value) == 3 and "run the command again" in str(info.value)
+    from neo4j.exceptions import Neo4jError
+
+    busy = Neo4jError._hydrate_neo4j(code="Neo.TransientError.General.MemoryPoolOutOfMemoryError", message="full")
+    assert exit_code(ns.translate(busy, "bolt://127.0.0.1:7687")) == 3
+    syntax = Neo4jError._hydrate_neo4j(code="Neo.ClientError.Statement.SyntaxError", message="bad")
+    assert exit_code(ns.translate(syntax, "bolt://127.0.0.1:7687")) == 2  # the request's fault stays 2

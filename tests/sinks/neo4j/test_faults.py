@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ...conftest import PAPERS, ROOT, need
+from ...conftest import PAPERS, ROOT, need, patience
 from .test_bulk import URI, script, wait_until_served
 
 pytestmark = [
@@ -39,7 +39,15 @@ def test_server_stopped_mid_load_then_rerun_converges(tmp_path):
     wipe(driver, db)
     driver.close()
     proc = kg("load", "-g", str(tmp_path / "g"), "--batch-size", "200")
-    time.sleep(6)  # constraints are in place and batches are being written
+    watcher = wait_until_served(patience(60))
+    try:  # the handshake: constraints are in place and batches are being written
+        deadline = time.monotonic() + patience(300)
+        while count_graph(watcher, db)[0] == 0:
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "waited for the load to write its first batch"
+            time.sleep(0.1)
+    finally:
+        watcher.close()
     assert proc.poll() is None, "the load finished before the server could be stopped"
     stopped = script("stop")
     assert stopped.returncode == 0, stopped.stderr

@@ -26,6 +26,8 @@ from kg.errors import Neo4jUnavailable, QueryError
 from kg.sinks.neo4j import store as ns
 from kg.stats import technique_pairs
 
+from ...conftest import patience
+
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "examples" / "sample.txt"
 URI = os.environ.get("NEO4J_URI")
@@ -189,11 +191,14 @@ def test_kg_load_cli_loads_and_reports(empty, tmp_path):
 def auth_recovers(driver):
     """Failed logins count towards Neo4j's lock-out (3 tries, 5 s): wait until ours work again."""
     yield
-    for _ in range(40):
+    deadline = time.monotonic() + patience(60)
+    while True:
         try:
             ns.connect(URI, USER, PASSWORD, DB).close()
             return
         except Neo4jUnavailable:
+            if time.monotonic() > deadline:
+                raise
             time.sleep(0.5)
 
 

@@ -15,6 +15,8 @@ from kg.errors import UsageError
 from kg.sinks.rdf import sparql
 from kg.sinks.rdf.endpoint import make_server, negotiate, url_of
 
+from ...conftest import patience
+
 
 @pytest.fixture(scope="module")
 def url(sample_graph_dir, tmp_path_factory):
@@ -41,7 +43,7 @@ def call(url: str, query: str | None = None, method: str = "GET", accept: str | 
     if kind:
         req.add_header("Content-Type", kind)
     try:
-        with urllib.request.urlopen(req, timeout=30) as res:
+        with urllib.request.urlopen(req, timeout=patience(60)) as res:
             return res.status, res.headers.get("Content-Type"), res.read(), res.headers
     except urllib.error.HTTPError as exc:
         return exc.code, exc.headers.get("Content-Type"), exc.read(), exc.headers

@@ -250,3 +250,40 @@ def test_every_shipped_query_answers_as_in_memory(q, seed_folder):
     a, b = _solutions(sparql.run(disk, text, q.name)), _solutions(sparql.run(memory, text, q.name))
     assert a, f"{q.name} gives no rows on the seed graph: the comparison would prove nothing"
     assert a == b
+
+
+@pytest.mark.parametrize("damage", ["cut in half", "a garbage line", "another graph's"])
+def test_a_damaged_export_cache_is_made_again_not_loaded(folder, tmp_path, damage):
+    """The N-Triples cache a store is built from is checked: the store answers for the whole
+    graph, whatever happened to the cache, and no error reaches the user."""
+    full = int(next(iter(open_store(folder).store.query(COUNT)))["n"].value)
+    gen = current(folder)
+    nt = gen / "graph.nt"
+    assert nt.exists()
+    data = nt.read_bytes()
+    if damage == "cut in half":
+        nt.write_bytes(data[:data.rfind(b"\n", 0, len(data) // 2) + 1])
+    elif damage == "a garbage line":
+        nt.write_bytes(data + b"this is not N-Triples\n")
+    else:
+        nt.write_bytes(b"<https://x.example/a> <https://x.example/b> <https://x.example/c> .\n")
+    shutil.rmtree(gen / STORE_DIR)  # the store is built again: from the cache, if it were trusted
+    assert int(next(iter(open_store(folder).store.query(COUNT)))["n"].value) == full
+    assert nt.read_bytes() == data
+
+
+def test_kg_sparql_over_a_cut_export_cache_answers_for_the_whole_graph(folder):
+    import subprocess
+    import sys
+
+    run = lambda: subprocess.run([sys.executable, "-m", "kg.cli", "sparql", COUNT, "-g", str(folder), "-f", "csv"],  # noqa: E731
+                                 capture_output=True, text=True, timeout=600)
+    full = run()
+    assert full.returncode == 0, full.stderr
+    gen = current(folder)
+    data = (gen / "graph.nt").read_bytes()
+    (gen / "graph.nt").write_bytes(data[:len(data) // 2])
+    shutil.rmtree(gen / STORE_DIR)
+    again = run()
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+    assert again.stdout == full.stdout

@@ -13,3 +13,4 @@ SPARQL_HOST = "127.0.0.1"  # kg serve listens on loopback only unless told other
 SPARQL_PORT = 7878  # kg serve's port (the one Oxigraph's own server uses)
 HTML_MAX_NODES = 3000  # the most nodes kg export --format html draws (the best connected first)
 HTML_DEPTH = 2  # steps from the node kg export --format html --around draws
+MAP_NODES = 300  # the most entities kg map (and kg export --format html without --around) draws

@@ -1,5 +1,5 @@
 """The ``kg`` command line: a thin typer layer over the library, one module per noun
-(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.explore` show and search, :mod:`.diff`,
+(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.explore` show and search, :mod:`.diff`, :mod:`.maps` map,
 :mod:`.rdf` export, validate and sparql, :mod:`.serve`, :mod:`.neo4j` load and cypher,
 :mod:`.queries`, :mod:`.evaluation` eval, :mod:`.info`). The consoles travel in ``ctx.obj``
 (:class:`Consoles`); the exit codes of library errors are :data:`EXIT_CODES`.
@@ -154,7 +154,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "explore", "diff", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

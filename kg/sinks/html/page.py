@@ -140,6 +140,19 @@ def _text(v) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
+def absent_names(G: nx.MultiDiGraph, drawn: set[str]) -> list[str]:
+    """Names and aliases (lower case) of the graph's nodes that a page does not draw, so that
+    its search can tell "not drawn here" from "no such name"; Results are left out."""
+    keys = set()
+    for n, d in G.nodes(data=True):
+        if n in drawn or d.get("label") == "Result":
+            continue
+        for v in (d.get("name"), d.get("title"), *(d.get("aliases") or [])):
+            if isinstance(v, str) and v:
+                keys.add(" ".join(v.lower().split()))
+    return sorted(keys)
+
+
 def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
     """What the page's script reads: nodes with positions, edges, the papers they cite, the
     style, the header's title and note."""
@@ -182,7 +195,7 @@ def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
         papers[p] = entry
     return {"title": title_of(manifest), "total": {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()},
             "note": view.note, "centres": view.centres, "nodes": nodes, "edges": edges, "papers": papers,
-            "style": style()}
+            "style": style(), "absent": absent_names(G, keep)}
 
 
 def title_of(manifest: dict) -> str:

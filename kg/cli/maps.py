@@ -38,7 +38,7 @@ def map_(
 
     Click an entity, a link or an area for its papers and the evidence sentences. The page
     works offline, from disk. With --diff, entities no paper of OLD named, and those whose
-    share of papers grew by half or more, are ringed.
+    share of papers at least doubled (both with 5 papers or more), are ringed.
 
     Example: [bold]kg map -g exports[/]  (writes exports/map.html)
     Example: [bold]kg map -g exports --select year=2024 --diff year=2023 -o 2024.html[/]

@@ -16,9 +16,10 @@ The rules:
   skipping a name that repeats one already chosen (``language model`` after ``large
   language model``).
 
-With an older graph or slice to compare with (:func:`changes`), an entity is *new* when no
-paper of the old side names it, *grown* when its share of papers is at least
-:data:`GROWTH` times the old one and it has :data:`MIN_PAPERS` papers; a fifth of the map's
+With an older graph or slice to compare with (:func:`changes_between`), an entity is *new*
+when no paper of the old side names it, *grown* when its share of papers is at least
+:data:`GROWTH` times the old one and larger than chance would make it (:func:`growth_z` at
+least :data:`MIN_Z`); both need :data:`MIN_PAPERS` papers; a fifth of the map's
 places go to the new and grown entities named by the most papers, so that they are drawn
 even when older, larger entities would fill the map.
 
@@ -57,8 +58,9 @@ MENTION_WEIGHT = 0.5  # a paper that only mentions one of two entities links the
 SEED = 7  # Louvain's and the layout's random seed: the same graph gives the same map
 RESOLUTION = 1.0  # Louvain's resolution: higher gives more, smaller areas
 NAMES = 3  # members that name an area
-GROWTH = 1.5  # an entity has grown when its share of papers is this many times the old one
-MIN_PAPERS = 3  # ... and it is named by at least this many papers
+GROWTH = 1.5  # an entity has grown when its share of papers is at least this many times the old one,
+MIN_Z = 3.0  # ... larger than chance would make it (a two-proportion z score at least this),
+MIN_PAPERS = 5  # ... and it is named by at least this many papers (new ones too)
 NEW_SHARE = 5  # with a comparison, up to 1/NEW_SHARE of the map's places go to new and grown entities
 
 
@@ -166,7 +168,7 @@ def _keep(counts: Counter, max_nodes: int, favoured: list[str]) -> list[str]:
 
 def field_map(G: nx.MultiDiGraph, papers: list[str] | None = None, max_nodes: int = 300,
               old: tuple[nx.MultiDiGraph, list[str], str] | None = None,
-              resolution: float = RESOLUTION, min_papers: int = MIN_PAPERS) -> FieldMap:
+              resolution: float = RESOLUTION, min_papers: int = MIN_PAPERS, min_z: float = MIN_Z) -> FieldMap:
     """The map of ``papers`` (default: every paper of ``G``), as the module's rules say;
     ``old`` is ``(graph, its papers, its name)`` to compare with."""
     import networkx as nx
@@ -179,7 +181,7 @@ def field_map(G: nx.MultiDiGraph, papers: list[str] | None = None, max_nodes: in
     counts: Counter = Counter()
     for per in links.values():
         counts.update(per.keys())
-    changes = changes_between(old, counts, len(papers), min_papers) if old is not None else {}
+    changes = changes_between(old, counts, len(papers), min_papers, min_z) if old is not None else {}
     favoured = [e for e, c in changes.items() if c.status]
     entities = _keep(counts, max_nodes, favoured)
     keep = set(entities)
@@ -239,7 +241,7 @@ def area_name(G: nx.MultiDiGraph, members: tuple[str, ...], names: int = NAMES) 
 
 
 def changes_between(old: tuple[nx.MultiDiGraph, list[str], str], counts: Counter, total: int,
-                    min_papers: int = MIN_PAPERS) -> dict[str, Change]:
+                    min_papers: int = MIN_PAPERS, min_z: float = MIN_Z) -> dict[str, Change]:
     """Per entity of the map's side, its :class:`Change` against ``old`` (graph, papers, name)."""
     G_old, old_papers, _ = old
     before: Counter = Counter()
@@ -252,10 +254,22 @@ def changes_between(old: tuple[nx.MultiDiGraph, list[str], str], counts: Counter
         status = ""
         if n >= min_papers and o == 0:
             status = "new"
-        elif n >= min_papers and ns >= GROWTH * os_:
+        elif n >= min_papers and ns >= GROWTH * os_ and growth_z(o, n_old, n, max(total, 1)) >= min_z:
             status = "grown"
         out[e] = Change(o, n, round(os_, 6), round(ns, 6), status)
     return out
+
+
+def growth_z(old: int, old_total: int, new: int, new_total: int) -> float:
+    """The two-proportion z score of a share of papers going from ``old/old_total`` to
+    ``new/new_total``: how many standard errors the change is (pooled proportion).
+
+    >>> round(growth_z(10, 1000, 30, 1000), 2), round(growth_z(2, 1000, 5, 1000), 2)
+    (3.19, 1.14)
+    """
+    p = (old + new) / (old_total + new_total)
+    se = (p * (1 - p) * (1 / old_total + 1 / new_total)) ** 0.5
+    return (new / new_total - old / old_total) / se if se else 0.0
 
 
 def old_side(G: nx.MultiDiGraph, spec: str | Path, folder: Path | None = None,
@@ -282,4 +296,4 @@ def old_side(G: nx.MultiDiGraph, spec: str | Path, folder: Path | None = None,
 
 
 __all__ = ["GROWTH", "MAP_LABELS", "MENTION_WEIGHT", "MIN_PAPERS", "ROLES", "SEED", "Area", "Change",
-           "FieldMap", "Link", "all_links", "area_name", "changes_between", "field_map", "old_side", "paper_links"]
+           "FieldMap", "Link", "all_links", "area_name", "changes_between", "field_map", "growth_z", "old_side", "paper_links"]

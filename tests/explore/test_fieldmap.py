@@ -86,7 +86,7 @@ def test_new_and_grown_entities_against_another_slice():
     for i in (4, 5, 6):  # the diffusion papers are from 2025, the others from 2024
         G.nodes[f"paper:p{i}"]["year"] = 2025
     papers = sorted(n for n, d in G.nodes(data=True) if d["label"] == "Paper")
-    m = field_map(G, papers, old=old_side(G, "year=2024"), min_papers=2)
+    m = field_map(G, papers, old=old_side(G, "year=2024"), min_papers=2, min_z=0)
     assert m.compared_with == "year=2024"
     assert m.changes["task:imagegen"].status == "new" and m.changes["task:imagegen"].old_papers == 0
     assert m.changes["technique:diffusion"].status == "grown"  # 1 of 5 papers, then 4 of 8
@@ -98,7 +98,7 @@ def test_new_and_grown_entities_against_another_slice():
 def test_a_map_of_another_graph_folder_marks_what_it_did_not_name(toy_folders):
     new = load_graph(toy_folders["new"])
     papers = sorted(n for n, d in new.nodes(data=True) if d["label"] == "Paper")
-    m = field_map(new, papers, old=old_side(new, toy_folders["old"]), min_papers=2)
+    m = field_map(new, papers, old=old_side(new, toy_folders["old"]), min_papers=2, min_z=0)
     assert m.changes["task:image-editing"].status == "new"
     assert m.changes["technique:diffusion-model"].status == "grown"
     assert set(m.changes) == set(m.entities) and not any(e.startswith("paper:") for e in m.entities)

@@ -11,7 +11,7 @@
   data.areas.forEach(function (a) { areaById[a.id] = a; });
   var fmt = function (n) { return n.toLocaleString("en-US"); };
   var pct = function (x) { return (100 * x).toFixed(2) + "%"; };
-  var NEW = "#D6006E", GROWN = "#E07000";
+  var NEW = "#D6006E", GROWN = "#1A1A1A";
 
   function el(tag, attrs) {
     var e = document.createElement(tag);
@@ -135,7 +135,7 @@
     var box = document.getElementById("kg-changes");
     box.hidden = false;
     document.getElementById("kg-old").textContent = data.compared;
-    [["new", NEW, "new: named by no paper before"], ["grown", GROWN, "grown: a larger share of papers"]].forEach(function (s) {
+    [["new", NEW, "new: named by no paper before"], ["grown", GROWN, "grown: twice the share of papers or more"]].forEach(function (s) {
       var c = data.nodes.filter(function (n) { return status(n) === s[0]; }).length;
       box.appendChild(el("label", { "class": "kg-" + s[0] }, el("span", { "class": "kg-ring", style: { borderColor: s[1] } }),
                          document.createTextNode(s[2]), el("span", { "class": "kg-count", text: fmt(c) })));

@@ -100,7 +100,7 @@ def export(
 def validate(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="RDF file to check (.ttl, .nt, .jsonld, .rdf).")],
-    examples: Annotated[int, typer.Option("--examples", "-k", help="Examples shown per group.")] = 3,
+    examples: Annotated[int, typer.Option("--limit", "--examples", "-n", help="Examples shown per group.")] = 3,
 ) -> None:
     """Check an RDF file against the SHACL shapes in schema/kg.shacl.ttl (pySHACL).
 

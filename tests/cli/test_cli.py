@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -117,3 +120,43 @@ def test_version_a_piped_abstract_and_graph_for_build(tmp_path):
     built = subprocess.run([*kg, "build", str(SAMPLE), "-g", str(tmp_path / "g")], capture_output=True,
                            text=True, env=env)
     assert built.returncode == 0 and (tmp_path / "g" / "graph.jsonl").exists(), built.stderr
+
+
+def test_a_short_flag_means_one_thing_in_every_command():
+    """-p was --param in kg sparql and kg cypher but --port in kg serve, -k --top in kg stats and
+    kg diff but --examples in kg validate, -l --label in kg search but --language in kg queries.
+    An option may have two long names (kg build's --graph/--out): they must share one."""
+    import typer
+
+    meanings: dict[str, list[set[str]]] = {}
+    for command in typer.main.get_command(app).commands.values():
+        for param in command.params:
+            longs = {o for o in param.opts if o.startswith("--")}
+            for short in (o for o in param.opts if len(o) == 2 and o.startswith("-")):
+                meanings.setdefault(short, []).append(longs)
+    assert {"-g", "-o", "-p", "-k", "-n", "-l"} <= set(meanings)
+    differ = {k: v for k, v in meanings.items() if not set.intersection(*v)}
+    assert not differ, differ
+
+
+def kg_main(*args: str, stdout=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=stdout is None, stdout=stdout,
+                          text=True, timeout=300)
+
+
+def test_help_opens_with_an_example_and_usage_lines_name_arguments_in_capitals():
+    top = kg_main("--help").stdout
+    assert "Example: kg build papers.jsonl -o exports" in " ".join(top.split())
+    assert "Usage: kg build [OPTIONS] INPUTS..." in kg_main("build", "--help").stdout
+    assert "Usage: kg diff [OPTIONS] [OLD] [NEW]" in kg_main("diff", "--help").stdout
+    assert "{" not in kg_main("show", "--help").stdout.splitlines()[1]
+
+
+@pytest.mark.parametrize("args", [["extract", str(SAMPLE)], ["queries"], ["extract", str(SAMPLE), "--format", "table"]])
+def test_a_reader_that_stops_early_is_no_error(args):
+    """``kg ... | head``: the pipe is closed before kg writes; rich and click both exit 1 there."""
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the first line
+    with os.fdopen(w, "w") as closed:
+        done = kg_main(*args, stdout=closed)
+    assert done.returncode == 0

@@ -57,7 +57,7 @@ def load(
 
     Loading again changes nothing; loading a bigger graph adds only what is new.
 
-    Example: [bold]eval "$(bash scripts/neo4j env)"; kg load -g exports[/]
+    Example: [bold]NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_PASSWORD=… kg load -g exports[/]
     """
     err = consoles(ctx).err
     from kg.graph import load_graph

@@ -86,7 +86,7 @@ def export(
     for reason, n in result.skipped.items():
         err.print(f"[yellow]skipped[/] {n} {escape(reason)}", markup=True, emoji=False)
     if result.skipped:
-        err.print("  (the export keeps to the schema in kg/schema.py; these come from extraction)")
+        err.print("  (the export keeps to kg's schema, kg.owl.ttl in the data folder kg info names; these come from extraction)")
     size = f", {result.triples:,} triples" if result.triples is not None else ""
     err.print(f"wrote {result.path}{size} in {result.seconds:.2f}s")
     note = getattr(result.detail, "note", None)
@@ -102,7 +102,7 @@ def validate(
     file: Annotated[Path, typer.Argument(help="RDF file to check (.ttl, .nt, .jsonld, .rdf).")],
     examples: Annotated[int, typer.Option("--limit", "--examples", "-n", help="Examples shown per group.")] = 3,
 ) -> None:
-    """Check an RDF file against the SHACL shapes in schema/kg.shacl.ttl (pySHACL).
+    """Check an RDF file against kg's SHACL shapes (pySHACL; kg.shacl.ttl in the data folder kg info names).
 
     Violations are grouped by shape and message, with counts and examples; exit code 1 when
     there is any.

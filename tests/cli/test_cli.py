@@ -160,3 +160,18 @@ def test_a_reader_that_stops_early_is_no_error(args):
     with os.fdopen(w, "w") as closed:
         done = kg_main(*args, stdout=closed)
     assert done.returncode == 0
+
+
+def test_help_and_messages_point_to_nothing_only_a_checkout_has():
+    """An installed kg has no scripts/, schema/ or queries/ folder, nor kg/schema.py to read."""
+    import typer
+
+    from kg.explore.search import search
+
+    checkout = ("scripts/", "schema/", "queries/", "kg/schema.py")
+    for name in sorted(typer.main.get_command(app).commands):
+        text = runner.invoke(app, [name, "--help"], terminal_width=200).output
+        assert not [c for c in checkout if c in text], (name, text)
+    with pytest.raises(Exception) as exc:
+        search(__import__("networkx").MultiDiGraph())
+    assert "--" not in str(exc.value)  # the library's advice is the same in Python and on the command line

@@ -135,8 +135,10 @@ def cypher(
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
     params = dict(parse_param(p) for p in param or [])
     path = find_query(query, "cypher")
-    if path is None and query.endswith(".cypher") and "\n" not in query:
-        raise QueryError(f"{query}: no such query file or named query; kg queries lists them")
+    if path is None:
+        from kg.cli.queries import unknown_name
+
+        unknown_name(query, "cypher")
     if path is not None:
         script = read_cypher_file(path)
     else:

@@ -48,5 +48,31 @@ def queries(
     consoles(ctx).err.print("run one with: kg sparql NAME [-p name=value] or kg cypher NAME [-p name=value]")
 
 
+def unknown_name(query: str, language: str) -> None:
+    """A :class:`~kg.errors.QueryError` with the closest names when ``query`` reads as the
+    name of a shipped query (one word, no file of that name) but none is called so: a bare
+    word is never a query in either language, and its syntax error helped no one.
+
+    >>> unknown_name("papers_using_techniqe", "sparql")
+    Traceback (most recent call last):
+    ...
+    kg.errors.QueryError: no named sparql query 'papers_using_techniqe'; did you mean papers_using_technique or cooccurring_techniques? (kg queries lists them)
+    """
+    import difflib
+    import re
+
+    from kg.errors import QueryError
+    from kg.queries import SUFFIX, named_queries
+
+    word = query.strip().removesuffix(SUFFIX[language])
+    if not re.fullmatch(r"[\w.-]+", word):
+        return
+    names = sorted({q.name for q in named_queries(language)})
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6) or difflib.get_close_matches(
+        word.lower(), [n.lower() for n in names], n=3, cutoff=0.4)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise QueryError(f"no named {language} query {word!r}{hint} (kg queries lists them)")
+
+
 def register(app: typer.Typer) -> None:
     app.command("queries")(queries)

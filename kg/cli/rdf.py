@@ -164,6 +164,10 @@ def sparql(
     from kg.queries import bind_sparql, find_query
 
     path = find_query(query, "sparql")
+    if path is None:
+        from kg.cli.queries import unknown_name
+
+        unknown_name(query, "sparql")
     text, name = read_query(str(path) if path is not None else query)
     params = dict(parse_param(p) for p in param or [])
     if params or path is not None:

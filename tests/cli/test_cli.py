@@ -175,3 +175,13 @@ def test_help_and_messages_point_to_nothing_only_a_checkout_has():
     with pytest.raises(Exception) as exc:
         search(__import__("networkx").MultiDiGraph())
     assert "--" not in str(exc.value)  # the library's advice is the same in Python and on the command line
+
+
+@pytest.mark.parametrize("command", ["sparql", "cypher"])
+def test_an_unknown_named_query_gets_did_you_mean_not_a_syntax_error(command, tmp_path):
+    """kg sparql papers_using_tecnique was a SPARQL syntax error at column 10; kg cypher's a
+    Neo4j connection error."""
+    done = kg_main(command, "papers_using_tecnique", *(["-g", str(tmp_path)] if command == "sparql" else []))
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2, said
+    assert f"no named {command} query 'papers_using_tecnique'; did you mean papers_using_technique" in said

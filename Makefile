@@ -13,16 +13,31 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# kg itself (what the demo needs), and the dev extras on top (what the tests and linters need)
+RUN_STAMP := $(VENV)/.installed-run
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "== installing kg into $(VENV) (pip install -e .)"
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
+
 $(STAMP): pyproject.toml | $(BIN)/python
+	@echo "== installing kg with its dev extras into $(VENV) (pip install -e '.[dev]')"
 	$(BIN)/python -m pip install -q -e ".[dev]"
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
+	@echo "== building a graph from the eight abstracts of examples/sample.txt into $(DEMO_OUT)/"
 	$(BIN)/kg build examples/sample.txt -o $(DEMO_OUT) --fresh
+	@echo "== what the graph holds"
 	$(BIN)/kg stats -g $(DEMO_OUT) --top 5
-	$(BIN)/kg sparql queries/proposals.rq -g $(DEMO_OUT)
+	@echo "== what each paper proposes (a named SPARQL query; kg queries lists them all)"
+	$(BIN)/kg sparql proposals -g $(DEMO_OUT)
+	@echo "== a map of the field, to open in a browser"
+	$(BIN)/kg map -g $(DEMO_OUT)
+	@echo "== done: open $(DEMO_OUT)/map.html, or try kg show \"speculative decoding\" -g $(DEMO_OUT)"
 
 # The Browser test drives Debian's Chromium; install it when missing (as root, on Debian).
 chromium:

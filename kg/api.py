@@ -34,7 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import QueryError, UsageError
+from kg.errors import UsageError
 from kg.records import Extraction, Paper
 
 if TYPE_CHECKING:
@@ -144,17 +144,24 @@ class Graph:
         trend = trends(self.nx, "year", top=top) if len(paper_periods(self.nx)[0]) >= 2 else None
         return stats_pictures(self.nx, s, Path(folder), title, trend)
 
-    def export(self, path: str | Path, format: str | None = None, base: str | None = None) -> Path:  # noqa: A002
-        """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml or neo4j-csv;
-        by default from the extension) and return the path; as ``kg export``."""
-        from kg.sinks import FORMATS, export, format_of
+    def export(self, path: str | Path, format: str | None = None, base: str | None = None,  # noqa: A002
+               **options: Any) -> Path:
+        """Write the graph to ``path`` as ``format`` (ttl, nt, jsonld, graphml, neo4j-csv or
+        html; by default from the extension) and return the path; as ``kg export``. The html
+        page takes ``around``, ``depth``, ``max_nodes``, ``view``, ``select`` and ``diff``."""
+        from kg.errors import UsageError
+        from kg.sinks import FORMATS, export, format_of, resolve_format
         from kg.sinks.rdf.terms import DEFAULT_BASE
 
         path = Path(path)
         fmt = format or format_of(path)
-        if fmt is None or fmt not in FORMATS:
-            raise QueryError(f"{path}: say which format to write: one of {', '.join(FORMATS)}")
-        return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest).path
+        if fmt is None:
+            raise UsageError(f"{path}: no format has the extension {path.suffix or '(none)'!r}; pass "
+                             f"format='ttl' (or one of {', '.join(FORMATS)})")
+        fmt = resolve_format(fmt)
+        if fmt == "html":
+            options.setdefault("folder", self.folder)
+        return export(self.nx, path, fmt, base or DEFAULT_BASE, self.manifest, **options).path
 
     def sparql(self, query: str, *, allow_service: bool = False, **params: Any) -> list[dict[str, Any]] | bool:
         """Run a SPARQL query over the graph's RDF, as ``kg sparql``: ``query`` is the name of a

@@ -16,3 +16,4 @@ SPARQL_TIMEOUT = 60.0  # seconds a kg serve query may run
 SPARQL_MAX_RESULT_MB = 100  # the most results one kg serve answer sends
 HTML_MAX_NODES = 3000  # the most nodes kg export --format html draws (the best connected first)
 HTML_DEPTH = 2  # steps from the node kg export --format html --around draws
+MAP_NODES = 300  # the most entities kg map (and kg export --format html without --around) draws

@@ -224,6 +224,29 @@ def bind_sparql(text: str, params: Mapping[str, object], name: str = "query", fr
     return text
 
 
+def unknown_name(query: str, language: str) -> None:
+    """A :class:`~kg.errors.QueryError` with the closest names when ``query`` reads as the
+    name of a shipped query (one word, no file of that name) but none is called so: a bare
+    word is never a query in either language, and its syntax error helped no one.
+
+    >>> unknown_name("papers_using_techniqe", "sparql")
+    Traceback (most recent call last):
+    ...
+    kg.errors.QueryError: no named sparql query 'papers_using_techniqe'; did you mean papers_using_technique or cooccurring_techniques? (kg queries lists them)
+    """
+    import difflib
+    import re
+
+    word = query.strip().removesuffix(SUFFIX[language])
+    if not re.fullmatch(r"[\w.-]+", word):
+        return
+    names = sorted({q.name for q in named_queries(language)})
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6) or difflib.get_close_matches(
+        word.lower(), [n.lower() for n in names], n=3, cutoff=0.4)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise QueryError(f"no named {language} query {word!r}{hint} (kg queries lists them)")
+
+
 def sparql_query(query: str, params: Mapping[str, object] | None = None) -> tuple[str, str]:
     """The SPARQL text to run for ``query`` and its name for messages: ``query`` is the name of
     a query kg ships (``kg queries`` lists them), a ``.rq`` file, or the query itself, and
@@ -239,6 +262,7 @@ def sparql_query(query: str, params: Mapping[str, object] | None = None) -> tupl
     params = dict(params or {})
     path = find_query(query, "sparql")
     if path is None:
+        unknown_name(query, "sparql")  # a bare word is a name, never a query
         if query.endswith((".rq", ".sparql")) and "\n" not in query:
             raise QueryError(f"{query}: no such query file or named query; pass a SPARQL query, a .rq file, "
                              "or the name of a query kg ships (kg queries lists them)")

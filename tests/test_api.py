@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import kg
-from kg.errors import GraphNotFoundError, InputError, QueryError
+from kg.errors import GraphNotFoundError, InputError, QueryError, UsageError
 
 from .conftest import SAMPLE
 
@@ -73,8 +73,11 @@ def test_sparql_runs_named_queries_and_refuses_unknown_parameters_as_the_cli_doe
 def test_export_format_comes_from_the_extension(graph, tmp_path):
     assert graph.export(tmp_path / "g.nt").read_text(encoding="utf-8").count(" .\n") > 100
     assert graph.export(tmp_path / "g.data", format="ttl").exists()
-    with pytest.raises(QueryError, match="format"):
-        graph.export(tmp_path / "g.data")
+    with pytest.raises(UsageError, match="pass format='ttl'"):  # a usage error, with Python's advice
+        graph.export(tmp_path / "g.xyz")
+    assert graph.export(tmp_path / "g.data", format="turtle").exists()  # kg export's aliases too
+    page = graph.export(tmp_path / "near.html", around="speculative decoding", depth=1)
+    assert "within 1 step of speculative decoding" in page.read_text(encoding="utf-8")
 
 
 def test_extract_takes_text_papers_or_many():

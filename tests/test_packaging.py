@@ -88,3 +88,17 @@ def test_missing_data_is_an_error_naming_the_file(tmp_path):
     with pytest.raises(DataMissing, match="empty.txt"):
         data_file(tmp_path / "empty.txt")
     assert data_file(SCHEMA_DIR / "stoplist.txt").is_file()
+
+
+def test_make_demo_says_what_it_does_and_installs_only_kg():
+    """The demo installed the dev extras (pytest, playwright, dask…) and ran in silence."""
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    plan = subprocess.run(["make", "-n", "-B", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    assert "pip install -q -e .\n" in plan and "[dev]" not in plan, plan
+    said = [line for line in plan.splitlines() if line.startswith("echo")]
+    ran = [line for line in plan.splitlines() if line.startswith(".venv/bin/kg")]
+    assert len(ran) >= 3 and len(said) >= len(ran), plan
+    assert ".venv/bin/kg map -g exports/demo" in ran

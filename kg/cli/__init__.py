@@ -1,5 +1,5 @@
 """The ``kg`` command line: a thin typer layer over the library, one module per noun
-(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.explore` show and search, :mod:`.diff`,
+(:mod:`.build` build and extract, :mod:`.stats`, :mod:`.explore` show and search, :mod:`.diff`, :mod:`.maps` map,
 :mod:`.rdf` export, validate and sparql, :mod:`.serve`, :mod:`.neo4j` load and cypher,
 :mod:`.queries`, :mod:`.evaluation` eval, :mod:`.info`). The consoles travel in ``ctx.obj``
 (:class:`Consoles`); the exit codes of library errors are :data:`EXIT_CODES`.
@@ -30,7 +30,9 @@ from kg.errors import KgError
 
 app = typer.Typer(
     name="kg",
-    help="Build knowledge graphs of machine-learning research from conference paper lists.",
+    help="Build knowledge graphs of machine-learning research from conference paper lists.\n\n"
+         "Example: [bold]kg build papers.jsonl -o exports[/], then [bold]kg map -g exports[/] (a map of the "
+         "field, exports/map.html), [bold]kg show \"diffusion model\" -g exports[/], [bold]kg queries[/]",
     no_args_is_help=True,
     add_completion=True,
     rich_markup_mode="rich",
@@ -38,12 +40,34 @@ app = typer.Typer(
 )
 
 
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so that nothing written later (or flushed at exit) meets the
+    closed pipe again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+class PipeConsole(Console):
+    """A rich console for which a reader that stops early (``kg stats | head``) is no error:
+    rich exits with code 1 there, kg with 0, as ``head`` and ``grep -m`` expect."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        _stdout_to_devnull()
+        raise SystemExit(0)
+
+
 @dataclass
 class Consoles:
     """Where commands print: ``out`` for results, ``err`` for messages and progress."""
 
-    out: Console = field(default_factory=lambda: Console(highlight=False, soft_wrap=True))
-    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False, soft_wrap=True))
+    out: Console = field(default_factory=lambda: PipeConsole(highlight=False, soft_wrap=True))
+    err: Console = field(default_factory=lambda: PipeConsole(stderr=True, highlight=False, soft_wrap=True))
 
 
 @app.callback(invoke_without_command=True)
@@ -154,7 +178,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "explore", "diff", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 
@@ -179,6 +203,10 @@ def tidy_help(command) -> None:
         if getattr(param, "param_type_name", "") == "argument" and hasattr(param, "display_type"):
             shown = _METAVARS.get(param.display_type(ctx), "TEXT")  # the type column of an argument
             param.display_type_rich = lambda ctx, shown=shown: shown
+            # the usage line in the usual style: INPUTS... or [NEW], not typer's {inputs}...
+            name = (param.metavar or param.name or "").upper()
+            usage = (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
+            param.get_usage_pieces = lambda ctx, usage=usage: [usage]
             continue
         if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
             continue
@@ -196,13 +224,21 @@ def main() -> None:
     tidy_help(command)
     try:
         rc = command.main(standalone_mode=False, prog_name="kg")
+    except SystemExit as exc:
+        # click turns a closed pipe into exit code 1 and wraps stdout to silence it: a reader
+        # that stops early (kg extract ... | head) is no error
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            _stdout_to_devnull()
+            sys.exit(0)
+        raise
     except KgError as exc:
         err.print(f"kg: error: {exc}", markup=False)
         sys.exit(exit_code(exc))
     except (KeyboardInterrupt, typer.Abort):
         err.print("kg: interrupted; the previous graph is left intact", markup=False)
         sys.exit(130)
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader stopped early (| head): not an error
+        _stdout_to_devnull()
         sys.exit(0)
     except Exception as exc:  # click's usage errors (typer vendors click: match by behaviour)
         if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):

@@ -30,7 +30,7 @@ def build(
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore papers already in the folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print skipped records only.")] = False,
-    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use an optional trained span model in this folder (GPL-3.0-derived; trained from a kg checkout).")] = None,
     model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules: faster, less accurate), off (rules only), or a span model's folder.")] = None,
     wait: Annotated[bool, typer.Option("--wait", help="If another build is writing the folder, wait for it instead of exiting with code 5.")] = False,
 ) -> None:
@@ -76,7 +76,7 @@ def extract(
     ctx: typer.Context,
     inputs: Annotated[list[str], typer.Argument(help="Paper lists or - for stdin.")],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="jsonl|table", help="jsonl (one object per paper) or table.")] = "jsonl",
-    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use the optional trained span model in this folder (train: python scripts/train_ner.py --out DIR; GPL-3.0-derived).")] = None,
+    ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use an optional trained span model in this folder (GPL-3.0-derived; trained from a kg checkout).")] = None,
     model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules: faster, less accurate), off (rules only), or a span model's folder.")] = None,
 ) -> None:
     """Print what is extracted from each paper, without building a graph.

@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,
         ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL",
-                                                 help="Trained span model folder (scripts/train_ner.py); GPL-3.0-derived, optional.")] = None,
+                                                 help="An optional trained span model's folder (GPL-3.0-derived; trained from a kg checkout).")] = None,
         model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules), off (rules only), or a folder.")] = None,
         graph: Annotated[Path, typer.Option("--graph", "-g", help="Resolution pairs: the graph folder (kg build) whose merges are scored.")] = GRAPH_DIR,
     ) -> None:

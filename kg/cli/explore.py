@@ -71,9 +71,12 @@ def search(
 
     Example: [bold]kg search --uses LoRA --addresses "code generation" -g exports[/]
     """
+    from kg.errors import UsageError
     from kg.explore.search import search as run
     from kg.graph import load_graph
 
+    if not (text or "").strip() and not any((label, venue, year, uses, addresses)):  # the advice in flags
+        raise UsageError("give a TEXT to search for, or a filter (--label, --venue, --year, --uses, --addresses)")
     result = run(load_graph(graph), text, label=label, venue=venue, year=year, uses=uses, addresses=addresses,
                  limit=limit)
     if as_json:

@@ -57,7 +57,7 @@ def load(
 
     Loading again changes nothing; loading a bigger graph adds only what is new.
 
-    Example: [bold]eval "$(bash scripts/neo4j env)"; kg load -g exports[/]
+    Example: [bold]NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_PASSWORD=… kg load -g exports[/]
     """
     err = consoles(ctx).err
     from kg.graph import load_graph
@@ -135,8 +135,10 @@ def cypher(
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
     params = dict(parse_param(p) for p in param or [])
     path = find_query(query, "cypher")
-    if path is None and query.endswith(".cypher") and "\n" not in query:
-        raise QueryError(f"{query}: no such query file or named query; kg queries lists them")
+    if path is None:
+        from kg.queries import unknown_name
+
+        unknown_name(query, "cypher")
     if path is not None:
         script = read_cypher_file(path)
     else:

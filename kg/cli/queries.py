@@ -14,12 +14,12 @@ from kg.cli import consoles
 
 def queries(
     ctx: typer.Context,
-    language: Annotated[str | None, typer.Option("--language", "-l", help="sparql or cypher (default: both).")] = None,
+    language: Annotated[str | None, typer.Option("--language", help="sparql or cypher (default: both).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the named queries: run one by name from any folder with kg sparql NAME or kg cypher NAME.
 
-    Example: [bold]kg queries -l sparql[/]
+    Example: [bold]kg queries --language sparql[/]
     """
     from kg.queries import SUFFIX, named_queries
 

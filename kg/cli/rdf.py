@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from kg.cli import consoles, parse_param
-from kg.defaults import BASE_IRI, GRAPH_DIR, HTML_DEPTH, HTML_MAX_NODES
+from kg.defaults import BASE_IRI, GRAPH_DIR, HTML_DEPTH, HTML_MAX_NODES, MAP_NODES
 from kg.errors import QueryError
 
 GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
@@ -36,14 +36,18 @@ def export(
     around: Annotated[str | None, typer.Option(
         "--around", metavar="NAME", help="html: draw only this node's neighbourhood (an id, a name or an alias).")] = None,
     depth: Annotated[int, typer.Option("--depth", metavar="N", min=0, help="html: steps from --around.")] = HTML_DEPTH,
-    max_nodes: Annotated[int, typer.Option(
-        "--max-nodes", metavar="N", min=0, help="html: the most nodes drawn, the best connected first (0: all).")] = HTML_MAX_NODES,
+    max_nodes: Annotated[int | None, typer.Option(
+        "--max-nodes", metavar="N", min=0, help=f"html: the most nodes drawn, the best connected first (0: all; default {HTML_MAX_NODES:,}, "
+        f"or {MAP_NODES} entities on the map).")] = None,
+    view: Annotated[str | None, typer.Option(
+        "--view", metavar="map|graph", help="html: map (entities in areas; the default without --around) or graph (the nodes, papers included).")] = None,
 ) -> None:
     """Export the graph as RDF (Turtle, N-Triples, JSON-LD), GraphML, CSV for neo4j-admin, or
     one self-contained interactive HTML page.
 
     RDF exports carry the provenance of every extracted edge (PROV-O) and a VoID description.
-    The HTML page draws at most --max-nodes nodes and says so when it leaves some out.
+    The HTML page is a map of the field (as kg map draws it), or with --around a node's
+    neighbourhood; it draws at most --max-nodes nodes and says so when it leaves some out.
 
     Example: [bold]kg export --format ttl -g exports[/]  (writes exports/graph.ttl)
     Example: [bold]kg export --format html --around "speculative decoding" --depth 2 -g exports[/]
@@ -65,10 +69,14 @@ def export(
         raise typer.BadParameter(str(exc), param_hint="--base") from None
     options: dict = {}
     if fmt == "html":
-        options = {"around": around, "depth": depth, "max_nodes": max_nodes}
-    elif around is not None:
-        raise typer.BadParameter("draws a neighbourhood in the html export only; add --format html",
-                                 param_hint="--around")
+        if view is not None and view not in ("map", "graph"):
+            raise typer.BadParameter("use map or graph", param_hint="--view")
+        if view == "map" and around is not None:
+            raise typer.BadParameter("draws a neighbourhood in the graph view; leave --view out", param_hint="--around")
+        options = {"around": around, "depth": depth, "max_nodes": max_nodes, "view": view}
+    elif around is not None or view is not None or max_nodes is not None:
+        hint = "--around" if around is not None else "--view" if view is not None else "--max-nodes"
+        raise typer.BadParameter("applies to the html export only; add --format html", param_hint=hint)
     try:
         result = export_graph(graph, fmt, out_path, base, **options)
     except (UsageError, NotFound) as exc:
@@ -78,7 +86,7 @@ def export(
     for reason, n in result.skipped.items():
         err.print(f"[yellow]skipped[/] {n} {escape(reason)}", markup=True, emoji=False)
     if result.skipped:
-        err.print("  (the export keeps to the schema in kg/schema.py; these come from extraction)")
+        err.print("  (the export keeps to kg's schema, kg.owl.ttl in the data folder kg info names; these come from extraction)")
     size = f", {result.triples:,} triples" if result.triples is not None else ""
     err.print(f"wrote {result.path}{size} in {result.seconds:.2f}s")
     note = getattr(result.detail, "note", None)
@@ -92,9 +100,9 @@ def export(
 def validate(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="RDF file to check (.ttl, .nt, .jsonld, .rdf).")],
-    examples: Annotated[int, typer.Option("--examples", "-k", help="Examples shown per group.")] = 3,
+    examples: Annotated[int, typer.Option("--limit", "--examples", "-n", help="Examples shown per group.")] = 3,
 ) -> None:
-    """Check an RDF file against the SHACL shapes in schema/kg.shacl.ttl (pySHACL).
+    """Check an RDF file against kg's SHACL shapes (pySHACL; kg.shacl.ttl in the data folder kg info names).
 
     Violations are grouped by shape and message, with counts and examples; exit code 1 when
     there is any.

@@ -30,7 +30,7 @@ def serve(
     ctx: typer.Context,
     graph: Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")] = GRAPH_DIR,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback unless --allow-remote).")] = SPARQL_HOST,
-    port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on (0: any free port).", min=0, max=65535)] = SPARQL_PORT,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).", min=0, max=65535)] = SPARQL_PORT,
     allow_remote: Annotated[bool, typer.Option(
         "--allow-remote", help="Let --host be an address other machines can reach (they can read the graph).")] = False,
     allow_service: Annotated[bool, typer.Option(

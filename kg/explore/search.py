@@ -134,7 +134,7 @@ def search(G: nx.MultiDiGraph, text: str | None = None, *, label: str | None = N
     and ``addresses`` select papers. With no text, every node the filters keep matches."""
     text = (text or "").strip() or None
     if text is None and not any(x is not None for x in (label, venue, year, uses, addresses)):
-        raise UsageError("give a TEXT to search for, or a filter (--label, --venue, --year, --uses, --addresses)")
+        raise UsageError("give a text to search for, or a filter: label, venue, year, uses or addresses")
     want = _label(label)
     if (uses or addresses) and want not in (None, "Paper"):
         raise UsageError(f"--uses and --addresses select papers; drop --label {label}")

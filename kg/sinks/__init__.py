@@ -86,7 +86,7 @@ SINKS: dict[str, Sink] = {s.name: s for s in (
     Sink("jsonld", "graph.jsonld", ("json-ld",), _rdf("jsonld")),
     Sink("graphml", "graph.graphml", (), _graphml),
     Sink("neo4j-csv", "neo4j-csv", ("csv",), _neo4j_csv),  # a folder for neo4j-admin database import
-    Sink("html", "graph.html", ("htm",), _html, ("around", "depth", "max_nodes")),
+    Sink("html", "graph.html", ("htm",), _html, ("around", "depth", "max_nodes", "view", "select", "diff", "folder")),
 )}
 FORMATS = tuple(SINKS)
 _ALIASES = {a: s.name for s in SINKS.values() for a in (s.name, *s.aliases)}
@@ -154,6 +154,8 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
     check_base(base)
     where = current(Path(graph_dir))  # graph and manifest from one generation, however builds run
     G = load_graph(where)
+    if resolve_format(fmt) == "html":
+        options.setdefault("folder", Path(graph_dir))  # what the map compares itself with is told apart from it
     return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(where), **options)
 
 

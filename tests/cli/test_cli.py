@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -117,3 +120,68 @@ def test_version_a_piped_abstract_and_graph_for_build(tmp_path):
     built = subprocess.run([*kg, "build", str(SAMPLE), "-g", str(tmp_path / "g")], capture_output=True,
                            text=True, env=env)
     assert built.returncode == 0 and (tmp_path / "g" / "graph.jsonl").exists(), built.stderr
+
+
+def test_a_short_flag_means_one_thing_in_every_command():
+    """-p was --param in kg sparql and kg cypher but --port in kg serve, -k --top in kg stats and
+    kg diff but --examples in kg validate, -l --label in kg search but --language in kg queries.
+    An option may have two long names (kg build's --graph/--out): they must share one."""
+    import typer
+
+    meanings: dict[str, list[set[str]]] = {}
+    for command in typer.main.get_command(app).commands.values():
+        for param in command.params:
+            longs = {o for o in param.opts if o.startswith("--")}
+            for short in (o for o in param.opts if len(o) == 2 and o.startswith("-")):
+                meanings.setdefault(short, []).append(longs)
+    assert {"-g", "-o", "-p", "-k", "-n", "-l"} <= set(meanings)
+    differ = {k: v for k, v in meanings.items() if not set.intersection(*v)}
+    assert not differ, differ
+
+
+def kg_main(*args: str, stdout=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=stdout is None, stdout=stdout,
+                          text=True, timeout=300)
+
+
+def test_help_opens_with_an_example_and_usage_lines_name_arguments_in_capitals():
+    top = kg_main("--help").stdout
+    assert "Example: kg build papers.jsonl -o exports" in " ".join(top.split())
+    assert "Usage: kg build [OPTIONS] INPUTS..." in kg_main("build", "--help").stdout
+    assert "Usage: kg diff [OPTIONS] [OLD] [NEW]" in kg_main("diff", "--help").stdout
+    assert "{" not in kg_main("show", "--help").stdout.splitlines()[1]
+
+
+@pytest.mark.parametrize("args", [["extract", str(SAMPLE)], ["queries"], ["extract", str(SAMPLE), "--format", "table"]])
+def test_a_reader_that_stops_early_is_no_error(args):
+    """``kg ... | head``: the pipe is closed before kg writes; rich and click both exit 1 there."""
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the first line
+    with os.fdopen(w, "w") as closed:
+        done = kg_main(*args, stdout=closed)
+    assert done.returncode == 0
+
+
+def test_help_and_messages_point_to_nothing_only_a_checkout_has():
+    """An installed kg has no scripts/, schema/ or queries/ folder, nor kg/schema.py to read."""
+    import typer
+
+    from kg.explore.search import search
+
+    checkout = ("scripts/", "schema/", "queries/", "kg/schema.py")
+    for name in sorted(typer.main.get_command(app).commands):
+        text = runner.invoke(app, [name, "--help"], terminal_width=200).output
+        assert not [c for c in checkout if c in text], (name, text)
+    with pytest.raises(Exception) as exc:
+        search(__import__("networkx").MultiDiGraph())
+    assert "--" not in str(exc.value)  # the library's advice is the same in Python and on the command line
+
+
+@pytest.mark.parametrize("command", ["sparql", "cypher"])
+def test_an_unknown_named_query_gets_did_you_mean_not_a_syntax_error(command, tmp_path):
+    """kg sparql papers_using_tecnique was a SPARQL syntax error at column 10; kg cypher's a
+    Neo4j connection error."""
+    done = kg_main(command, "papers_using_tecnique", *(["-g", str(tmp_path)] if command == "sparql" else []))
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2, said
+    assert f"no named {command} query 'papers_using_tecnique'; did you mean papers_using_technique" in said

@@ -55,7 +55,7 @@ def test_limit_keeps_the_total(G):
 
 
 def test_bad_requests_are_library_errors(G):
-    with pytest.raises(UsageError, match="give a TEXT"):
+    with pytest.raises(UsageError, match="give a text to search for, or a filter: label"):
         search(G)
     with pytest.raises(UsageError, match="not a label"):
         search(G, "x", label="Gadget")

@@ -71,9 +71,13 @@ class Opened:
         return self.page.evaluate(code, arg)
 
     def search(self, text: str) -> None:
+        """Search, and wait until the page has answered: the panel shows a node, or the
+        status line says why not."""
+        self.page.evaluate("() => { document.getElementById('kg-search-status').textContent = '…'; }")
         self.page.fill("#kg-query", text)
         self.page.click("#kg-search button")
-        self.page.wait_for_timeout(400)
+        self.page.wait_for_function("() => document.getElementById('kg-search-status').textContent !== '…'",
+                                    timeout=30_000)
 
     def clean(self) -> None:
         errors = [m for m in self.console if m[0] in ("error", "pageerror", "warning")]
@@ -85,7 +89,7 @@ class Opened:
 @pytest.fixture(scope="module")
 def sample(sample_graph_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("html") / "graph.html"
-    export_graph(sample_graph_dir, "html", out)
+    export_graph(sample_graph_dir, "html", out, view="graph")
     return load_graph(sample_graph_dir), out
 
 
@@ -127,7 +131,19 @@ def test_search_finds_an_entity_and_the_panel_lists_its_papers(browser, sample, 
     assert want and all(any(t.startswith(w) for t in titles) for w in want), (titles, want)
     assert page.js("() => kgCy.$('node.found').map(n => n.id())") == [CENTRE]
     page.search("no such thing at all")
-    assert page.page.inner_text("#kg-search-status") == "not in this view"
+    assert page.page.inner_text("#kg-search-status") == 'no entity, paper or author of the graph is named "no such thing at all"'
+
+
+def test_search_tells_a_name_left_out_of_the_page_from_one_the_graph_does_not_hold(browser, sample_graph_dir, tmp_path):
+    G = load_graph(sample_graph_dir)
+    out = tmp_path / "near.html"
+    view = export(G, out, "html", around=CENTRE, depth=1).detail
+    left_out = next(d["name"] for n, d in sorted(G.nodes(data=True)) if n not in view.nodes and d["label"] == "Dataset")
+    page = Opened(browser, out)
+    page.search(left_out.upper())
+    said = page.page.inner_text("#kg-search-status")
+    assert said == f'in the graph, not drawn here: kg export --format html --around "{left_out.upper()}"', said
+    page.clean()
     page.page.screenshot(path=str(tmp_path / "search.png"))
     page.clean()
 
@@ -164,7 +180,7 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(browser, sample_graph_
     G.add_edge(CENTRE, "technique:nasty", key="BROADER", type="BROADER",
                evidence="</script><script>alert(2)</script>")
     out = tmp_path / "nasty.html"
-    export(G, out, "html")
+    export(G, out, "html", view="graph")
     page = Opened(browser, out)
     page.search("onerror")
     assert page.page.locator("#kg-panel h2").inner_text() == NASTY

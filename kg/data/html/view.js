@@ -172,10 +172,17 @@
     return null;
   }
   var status = document.getElementById("kg-search-status");
+  var absent = new Set(data.absent || []);
   document.getElementById("kg-search").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var n = find(document.getElementById("kg-query").value);
-    if (!n) { status.textContent = "not in this view"; return; }
+    var text = document.getElementById("kg-query").value.trim();
+    var n = find(text);
+    if (!n) {  // a name the graph holds but this page leaves out, or one the graph does not hold
+      status.textContent = absent.has(text.toLowerCase().replace(/\s+/g, " "))
+        ? "in the graph, not drawn here: kg export --format html --around \"" + text + "\""
+        : "no entity, paper or author of the graph is named \"" + text + "\"";
+      return;
+    }
     status.textContent = "";
     var node = cy.getElementById(n.id);
     cy.batch(function () {

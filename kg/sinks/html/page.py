@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.schema import DATA_DIR, SCHEMA_DIR, data_file
-from kg.sinks.html.select import View, degree
+from kg.sinks.html.select import View, degree, induced
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -100,7 +100,7 @@ def layout(G: nx.MultiDiGraph, nodes: list[str]) -> dict[str, tuple[float, float
     H.add_edges_from(sorted({(u, v) if u < v else (v, u) for u, v in G.subgraph(keep).edges() if u != v}))
     core = nodes[:CORE]
     pos = {n: (float(x), float(y)) for n, (x, y) in
-           (nx.spring_layout(H.subgraph(core), seed=7, iterations=80) if len(core) > 1 else {core[0]: (0, 0)}).items()}
+           (nx.spring_layout(induced(H, core), seed=7, iterations=80) if len(core) > 1 else {core[0]: (0, 0)}).items()}
     children: dict[str, int] = {}
     golden = math.pi * (3 - math.sqrt(5))
     rest = nodes[len(core):]
@@ -138,6 +138,19 @@ def papers_of(G: nx.MultiDiGraph, n: str) -> list[str]:
 
 def _text(v) -> str | None:
     return v if isinstance(v, str) and v else None
+
+
+def absent_names(G: nx.MultiDiGraph, drawn: set[str]) -> list[str]:
+    """Names and aliases (lower case) of the graph's nodes that a page does not draw, so that
+    its search can tell "not drawn here" from "no such name"; Results are left out."""
+    keys = set()
+    for n, d in G.nodes(data=True):
+        if n in drawn or d.get("label") == "Result":
+            continue
+        for v in (d.get("name"), d.get("title"), *(d.get("aliases") or [])):
+            if isinstance(v, str) and v:
+                keys.add(" ".join(v.lower().split()))
+    return sorted(keys)
 
 
 def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
@@ -180,10 +193,14 @@ def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
         if _text(d.get("url")) and SAFE_URL.match(d["url"]):
             entry["url"] = d["url"]
         papers[p] = entry
-    sources = [Path(str(s)).stem for s in manifest.get("sources") or []]
-    return {"title": ", ".join(sources) or "kg graph", "total": {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()},
+    return {"title": title_of(manifest), "total": {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()},
             "note": view.note, "centres": view.centres, "nodes": nodes, "edges": edges, "papers": papers,
-            "style": style()}
+            "style": style(), "absent": absent_names(G, keep)}
+
+
+def title_of(manifest: dict) -> str:
+    """A page's title: the names of the lists its graph was built from."""
+    return ", ".join(Path(str(s)).stem for s in manifest.get("sources") or []) or "kg graph"
 
 
 @cache
@@ -194,7 +211,7 @@ def assets() -> dict[str, str]:
     return {k: data_file(HTML_DIR / f).read_text(encoding="utf-8") for k, f in names.items()}
 
 
-def _sha(script: str) -> str:
+def script_hash(script: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
@@ -204,15 +221,15 @@ def render(G: nx.MultiDiGraph, view: View, manifest: dict) -> str:
     a = assets()
     data = payload(G, view, manifest)
     library = "/*! Cytoscape.js licence (MIT):\n" + a["licence"].replace("*/", "* /") + "\n*/\n" + a["library"]
-    csp = (f"default-src 'none'; script-src {_sha(library)} {_sha(a['script'])}; style-src 'unsafe-inline'; "
+    csp = (f"default-src 'none'; script-src {script_hash(library)} {script_hash(a['script'])}; style-src 'unsafe-inline'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
     title = f"{data['title']}: {data['note']}"
-    parts = {"csp": csp, "title": _escape(title), "css": a["css"], "data": json_block(data),
+    parts = {"csp": csp, "title": escape_html(title), "css": a["css"], "data": json_block(data),
              "library": library, "script": a["script"]}
     # one pass over the template: text put in never has its own {{...}} filled in
     return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], a["page"])
 
-def _escape(text: str) -> str:
+def escape_html(text: str) -> str:
     import html
 
     return html.escape(text, quote=True)

@@ -69,6 +69,25 @@ def _distances(G: nx.MultiDiGraph, centres: list[str], depth: int) -> dict[str, 
     return dist
 
 
+def induced(H: nx.Graph, nodes) -> nx.Graph:
+    """The undirected subgraph of ``H`` on ``nodes``, nodes and edges in sorted order. A
+    networkx subgraph view iterates a set, whose order changes from one process to the next,
+    and so would every layout computed on it.
+
+    >>> import networkx as nx
+    >>> list(induced(nx.path_graph(["c", "b", "a"]), {"a", "c", "b"}).edges())
+    [('a', 'b'), ('b', 'c')]
+    """
+    import networkx as nx
+
+    keep = set(nodes)
+    S = nx.Graph()
+    S.add_nodes_from(sorted(keep))
+    S.add_edges_from(sorted((min(u, v), max(u, v), d) for u, v, d in H.edges(keep, data=True)
+                            if u in keep and v in keep and u != v))
+    return S
+
+
 def degree(G: nx.MultiDiGraph, n: str) -> int:
     """Distinct neighbours of ``n``, whatever the direction or number of edges."""
     return len({*G.successors(n), *G.predecessors(n)})

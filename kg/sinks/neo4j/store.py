@@ -278,8 +278,8 @@ def check_uri(uri: str) -> None:
 
 def _unreachable(uri: str, why: str = "") -> Neo4jUnavailable:
     why = f" ({why})" if why else ""
-    return Neo4jUnavailable(f"cannot reach Neo4j at {safe_uri(uri)}{why}: start one with "
-                            "scripts/neo4j start or set NEO4J_URI")
+    return Neo4jUnavailable(f"cannot reach Neo4j at {safe_uri(uri)}{why}: start a Neo4j 5 server, or "
+                            "give the address of yours (NEO4J_URI, or the uri argument)")
 
 
 def translate(exc: Exception, uri: str, user: str = DEFAULT_USER, database: str | None = None,

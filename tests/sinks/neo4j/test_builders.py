@@ -227,8 +227,8 @@ def test_translate_says_what_to_do_and_never_shows_the_password():
 
     e = ns.translate(ServiceUnavailable("refused"), "bolt://me:s3cret@127.0.0.1:1")
     assert isinstance(e, Neo4jUnavailable) and exit_code(e) == 3
-    assert str(e) == ("cannot reach Neo4j at bolt://127.0.0.1:1: start one with scripts/neo4j start "
-                      "or set NEO4J_URI")
+    assert str(e) == ("cannot reach Neo4j at bolt://127.0.0.1:1: start a Neo4j 5 server, or give the address "
+                      "of yours (NEO4J_URI, or the uri argument)")  # an installed kg has no scripts/
     e = ns.translate(AuthError("no"), "bolt://127.0.0.1:7687", "neo4j")
     assert isinstance(e, Neo4jUnavailable) and "NEO4J_PASSWORD" in str(e)
     assert "s3cret" not in ns.safe_uri("neo4j+s://u:s3cret@x.databases.neo4j.io")

@@ -316,7 +316,7 @@ def seed_all(torch, seed: int) -> None:
 
 def train(out: Path, papers: int = 0, leave_out=None, layers: int = 6, epochs: int = 4, seed: int = 0,
           lr: float = 1.5e-4, head_lr: float = 1e-3, batch: int = 8, quantize: str = "auto",
-          threads: int = 2, log=sys.stderr) -> dict:
+          threads: int = 1, log=sys.stderr) -> dict:
     import torch
 
     torch.set_num_threads(threads)
@@ -491,7 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lr", type=float, default=1.5e-4)
     ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (1: the same weights on any machine load; 2 is faster on an idle machine)")
     ap.add_argument("--quantize", choices=("auto", "int8", "fp32"), default="auto")
     a = ap.parse_args(argv)
     leave = tuple(int(x) for x in a.leave_out.split("/")) if a.leave_out else None

@@ -152,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules-only", action="store_true",
                     help="readings of the rules alone (no span model); the selector goes into --model itself")
     a = ap.parse_args(argv)
-    print(json.dumps(train(a.model, None if a.rules_only else a.folds, a.papers, encoder=a.encoder,
+    # the encoder's pipeline reads no span CNN: its selector learns the encoder's readings and the rules'
+    print(json.dumps(train(a.model, None if a.rules_only or a.encoder else a.folds, a.papers, encoder=a.encoder,
                            encoder_folds=a.encoder_folds if a.encoder else None)))
     return 0
 

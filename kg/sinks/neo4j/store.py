@@ -31,8 +31,8 @@ from urllib.parse import urlsplit
 
 from kg.defaults import NEO4J_BATCH, NEO4J_URI, NEO4J_USER
 from kg.errors import ExportError, GraphDamaged, Neo4jUnavailable, QueryError
-from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS
-from kg.sinks.neo4j.display import display_names
+from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS, VENUE
+from kg.sinks.neo4j.display import display_names, venues
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -207,12 +207,16 @@ def node_label(G: nx.MultiDiGraph, node: str) -> str:
 
 def node_rows(G: nx.MultiDiGraph) -> dict[str, list[dict]]:
     """Parameter rows per label: ``{"Method": [{"id": …, "props": {…}}, …], …}``; the props
-    carry the node's caption for graph views (``display``) too."""
+    carry the node's caption for graph views (``display``) too, and a paper's its venue's name
+    (``venue``)."""
     rows: dict[str, list[dict]] = defaultdict(list)
-    captions = display_names(G)
+    captions, venue = display_names(G), venues(G)
     for n, attrs in G.nodes(data=True):
         label = node_label(G, n)
-        rows[label].append({"id": n, "props": {**node_props(label, attrs), DISPLAY.name: captions[n]}})
+        props = {**node_props(label, attrs), DISPLAY.name: captions[n]}
+        if label == "Paper":  # None removes a venue an earlier load set
+            props[VENUE.name] = venue.get(n)
+        rows[label].append({"id": n, "props": props})
     return dict(rows)
 
 

@@ -120,6 +120,20 @@ def test_node_rows_null_absent_declared_properties():
     assert paper["url"] is None and paper["year"] == 2024 and "papers" not in paper
 
 
+def test_a_paper_carries_its_venue_as_kg_show_prints_it():
+    """Paper nodes in Neo4j had no venue: a query or Browser's panel had to follow PUBLISHED_IN."""
+    from kg.explore.lookup import show
+
+    G = _tiny()
+    G.add_node("paper:p2", label="Paper", name="Q", title="Q", abstract="We use BERT too.")
+    G.add_node("venue:icml-2024", label="Venue", name="ICML 2024", year=2024)
+    G.add_edge("paper:p1", "venue:icml-2024", key="PUBLISHED_IN", type="PUBLISHED_IN")
+    papers = {r["id"]: r["props"] for r in ns.node_rows(G)["Paper"]}
+    assert papers["paper:p1"]["venue"] == show(G, "paper:p1").matches[0].venue == "ICML 2024"
+    assert "venue" in papers["paper:p2"] and papers["paper:p2"]["venue"] is None  # null: an old venue goes
+    assert all("venue" not in r["props"] for r in ns.node_rows(G)["Venue"])
+
+
 def test_relationship_rows_grouped_by_labels_and_type():
     rows = ns.relationship_rows(_tiny())
     assert list(rows) == [("Paper", "USES", "Model")]

@@ -200,7 +200,8 @@ class Graph:
                  database: str | None = None, wipe_first: bool = False) -> LoadResult:
         """MERGE the graph into Neo4j (idempotent: loading twice changes nothing), as
         ``kg load``; connection settings default to ``$NEO4J_URI``, ``$NEO4J_USERNAME``,
-        ``$NEO4J_PASSWORD``. Returns what was sent and created."""
+        ``$NEO4J_PASSWORD``. Returns what was sent and created; a database that already holds
+        another graph's papers gives a warning (``wipe_first=True`` replaces them)."""
         import os
 
         from kg.sinks.neo4j import store as ns
@@ -210,9 +211,16 @@ class Graph:
         password = password if password is not None else os.environ.get("NEO4J_PASSWORD")
         driver = ns.connect(uri, user, password, database)
         try:
-            return ns.load(self.nx, driver, database=database, wipe_first=wipe_first, uri=uri)
+            result = ns.load(self.nx, driver, database=database, wipe_first=wipe_first, uri=uri)
         finally:
             driver.close()
+        if result.others:
+            import warnings
+
+            warnings.warn(f"the database already held {result.others:,} papers that are not in this graph; they "
+                          "stay beside it, and queries count them: to_neo4j(wipe_first=True) replaces them",
+                          stacklevel=2)
+        return result
 
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,

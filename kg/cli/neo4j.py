@@ -76,6 +76,10 @@ def load(
 
         res = run_load(G, driver, database=database, batch_size=batch_size, mode=mode,
                        wipe_first=wipe, progress=progress, uri=uri)
+    if res.others:
+        err.print(f"warning: {safe_uri(uri)} already held {res.others:,} papers that are not in {graph}/ (another "
+                  "graph's, or papers this one no longer has); they stay beside it, and queries count them: "
+                  "kg load --wipe replaces them with this graph", markup=False, soft_wrap=True)
     rate = (res.nodes + res.relationships) / res.seconds if res.seconds else 0.0
     err.print(f"loaded {res.nodes} nodes ({res.nodes_created} new) and {res.relationships} "
               f"relationships ({res.relationships_created} new) into {safe_uri(uri)} "

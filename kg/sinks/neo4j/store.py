@@ -161,6 +161,11 @@ def count_nodes_query() -> str:
     return f"MATCH (n:{_kg_label_expr()}) RETURN count(n) AS n"
 
 
+def foreign_papers_query() -> str:
+    """Papers in the database whose ids a graph's ``$ids`` do not list: another graph's."""
+    return "MATCH (p:Paper) WHERE NOT p.id IN $ids RETURN count(p) AS n"
+
+
 def count_relationships_query() -> str:
     """Number of relationships of the schema's types."""
     types = "|".join(rel_type_name(t) for t in RELATIONS)
@@ -366,6 +371,7 @@ class LoadResult:
     node_seconds: float
     relationship_seconds: float
     mode: str = "batch"
+    others: int = 0  # papers of another graph the database held, kept beside this one (not wiped)
 
     @property
     def seconds(self) -> float:
@@ -408,17 +414,24 @@ def load(G: nx.MultiDiGraph, driver: Driver, *, database: str | None = None,
     ``mode="batch"`` sends ``batch_size`` rows per ``UNWIND`` statement, one managed write
     transaction per batch (retried on transient errors). ``mode="row"`` runs one MERGE per row
     in its own transaction: the naive baseline for benchmarks. Loading the same graph again
-    changes nothing; loading a bigger graph over a smaller one adds only the difference.
+    changes nothing; loading a bigger graph over a smaller one adds only the difference. Papers
+    of another graph already in the database stay (``LoadResult.others`` counts them) unless
+    ``wipe_first``.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     nrows, rrows = node_rows(G), relationship_rows(G)  # validates every label and type first
+    others = 0
     try:
         ensure_schema(driver, database)
         if wipe_first:
             wipe(driver, database)
+        else:
+            with driver.session(database=database) as s:
+                found = list(s.run(foreign_papers_query(), {"ids": [r["id"] for r in nrows.get("Paper", ())]}))
+            others = int(found[0]["n"]) if found else 0
         n_stats, t_nodes = _run_groups(driver, database, mode, batch_size, progress, "loading nodes",
                                        [(merge_nodes_query(lab), merge_node_row_query(lab), rows)
                                         for lab, rows in sorted(nrows.items())])
@@ -434,7 +447,7 @@ def load(G: nx.MultiDiGraph, driver: Driver, *, database: str | None = None,
     if r_stats[0] != sent:
         raise GraphDamaged(f"{sent - r_stats[0]} of {sent} relationships were not loaded because an end "
                           "node is missing in Neo4j; reload with --wipe")
-    return LoadResult(G.number_of_nodes(), sent, n_stats[1], r_stats[2], t_nodes, t_rels, mode)
+    return LoadResult(G.number_of_nodes(), sent, n_stats[1], r_stats[2], t_nodes, t_rels, mode, others)
 
 
 def _run_groups(driver, database, mode, batch_size, progress, desc, groups):

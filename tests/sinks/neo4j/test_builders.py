@@ -169,6 +169,9 @@ class _Result:
     def __iter__(self):
         return iter([{"n": len(self.rows)}] if "RETURN count(r)" in self.query else [])
 
+    def single(self):  # a wipe: nothing left to delete
+        return {"n": 0}
+
     def consume(self):
         rels = "MERGE (a)" in self.query
         return type("S", (), {"counters": _Counters(0 if rels else len(self.rows), len(self.rows) if rels else 0)})
@@ -224,6 +227,38 @@ def test_row_mode_sends_one_statement_per_row():
     assert len(d.tx_calls) == 2 + 2
     assert all("UNWIND" not in q for q, _ in d.tx_calls)
     assert res.mode == "row" and res.relationships_created == 2
+
+
+class _Occupied(_Stub):
+    """A database that already holds three papers of another graph."""
+
+    def run(self, query, params=None):
+        if query == ns.foreign_papers_query():
+            self.asked = sorted(params["ids"])
+            return [{"n": 3}]
+        return super().run(query, params)
+
+
+def test_a_load_beside_another_graphs_papers_says_so_and_names_wipe(sample_graph_dir, monkeypatch):
+    """kg load MERGEd into a database holding another graph without a word: queries then counted
+    both graphs' papers."""
+    d = _Occupied()
+    res = ns.load(_tiny(), d)
+    assert res.others == 3 and d.asked == ["paper:p1"]
+    assert ns.load(_tiny(), _Occupied(), wipe_first=True).others == 0  # wiped: nothing of another graph stays
+    assert ns.load(_tiny(), _Stub()).others == 0
+    monkeypatch.setattr(ns, "connect", lambda *a, **k: _Closing())
+    res = CliRunner().invoke(app, ["load", "-g", str(sample_graph_dir), "--uri", "bolt://127.0.0.1:7687"])
+    assert res.exit_code == 0, res.output
+    assert "warning: bolt://127.0.0.1:7687 already held 3 papers that are not in" in res.stderr
+    assert "kg load --wipe replaces them" in res.stderr
+    res = CliRunner().invoke(app, ["load", "-g", str(sample_graph_dir), "--wipe"])
+    assert res.exit_code == 0 and "warning" not in res.stderr
+
+
+class _Closing(_Occupied):
+    def close(self):
+        pass
 
 
 def test_load_refuses_bad_mode_and_batch_size():

@@ -169,16 +169,28 @@ class Graph:
         file, or the query text. ``params`` bind the query's parameters as ``-p`` does (its
         ``VALUES ?name`` blocks and ``limit``; a query written on the spot may bind any of its
         variables: ``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is an IRI, a list
-        several values); any other name is a :class:`~kg.errors.QueryError`. ``SERVICE``
+        several values); any other name is a :class:`~kg.errors.QueryError`. A parameter of a
+        shipped query that names an entity or paper is read as :meth:`show` reads a name
+        (``technique="low rank adaptation"`` finds LoRA); one that names nothing gives a warning
+        naming the closest nodes. ``SERVICE``
         (a call to a remote endpoint) is refused unless ``allow_service``. SELECT gives one dict
         per row with plain Python values, ASK a bool, CONSTRUCT and DESCRIBE one
         ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
+        from kg.explore.params import ENTITY_PARAMS, resolve_names
         from kg.queries import sparql_query
         from kg.sinks.rdf.sparql import run
 
         text, name = sparql_query(query, params)
+        if any(isinstance(params.get(p), str) for p in ENTITY_PARAMS.get(name, ())):
+            import warnings
+
+            found = resolve_names(self.nx, name, params)  # a name read as show() reads it
+            for line in found.warnings:
+                warnings.warn(line, stacklevel=2)
+            if found.params != params:
+                text, name = sparql_query(query, found.params)
         result = run(self._stores.get().store, text, name, allow_service)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)

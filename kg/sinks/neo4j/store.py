@@ -533,6 +533,7 @@ class QueryResult:
     keys: list[str]
     rows: list[dict]
     warnings: tuple[str, ...] = ()  # the server's notifications of severity WARNING
+    defaults: tuple[tuple[str, Any], ...] = ()  # parameters a ``:param`` line gave, as the server evaluated them
 
 
 def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = None, *,
@@ -547,6 +548,7 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
 
     script = query if isinstance(query, CypherScript) else CypherScript(query, {})
     params = dict(params or {})
+    given = set(params)
     if not write:
         for text in (script.query, *script.param_examples.values()):
             check_read_only(text)
@@ -575,7 +577,8 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
         if err is exc:
             raise
         raise err from None
-    return QueryResult(keys, [{k: plain(r[k]) for k in keys} for r in records], warnings)
+    defaults = tuple((k, plain(params[k])) for k in script.param_examples if k not in given)
+    return QueryResult(keys, [{k: plain(r[k]) for k in keys} for r in records], warnings, defaults)
 
 
 # what a READ transaction still lets through: reading files or URLs, and administration

@@ -176,7 +176,7 @@ def sparql(
     else:
         from kg.sinks.rdf.store import open_store
 
-        opened = open_store(graph)
+        opened = open_store(graph, say=lambda line: err.print(line, markup=False, soft_wrap=True))
         store = opened.store
         if opened.note:
             err.print(f"note: {opened.note}", markup=False)

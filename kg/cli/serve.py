@@ -57,7 +57,8 @@ def serve(
     err = consoles(ctx).err
     server = make_server(graph, host, port, allow_remote=allow_remote, allow_service=allow_service,
                          cors=tuple(cors or ()), log=not quiet, workers=workers, query_timeout=timeout,
-                         max_bytes=max_result_mb << 20, allow_hosts=tuple(allow_host or ()))
+                         max_bytes=max_result_mb << 20, allow_hosts=tuple(allow_host or ()),
+                         say=lambda line: err.print(line, markup=False, soft_wrap=True))
     opened = server.stores.get()
     if opened.note:
         err.print(f"note: {opened.note}", markup=False)

@@ -413,7 +413,8 @@ def _send_busy(request, data: bytes) -> None:
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 0, *, allow_remote: bool = False,
                 allow_service: bool = False, cors: tuple[str, ...] = (), log: bool = True,
                 workers: int = SPARQL_WORKERS, query_timeout: float = SPARQL_TIMEOUT,
-                max_bytes: int = SPARQL_MAX_RESULT_MB << 20, threads: int = 16, socket_timeout: float = 30.0, allow_hosts: tuple[str, ...] = ()) -> Endpoint:
+                max_bytes: int = SPARQL_MAX_RESULT_MB << 20, threads: int = 16, socket_timeout: float = 30.0, allow_hosts: tuple[str, ...] = (),
+                say=None) -> Endpoint:
     """An endpoint for the graph folder, listening (``serve_forever()`` answers requests).
     The store is opened (built if need be) first, so the first query is fast. Binding to an
     address other than loopback needs ``allow_remote``: anyone who can reach it can read the
@@ -421,11 +422,11 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 0, *, a
     ``workers`` processes (0: in the serving thread, where only the sending of results can be
     stopped), each stopped after ``query_timeout`` seconds and at ``max_bytes`` of results;
     ``allow_hosts`` are names besides IP addresses and ``localhost`` the ``Host`` header may
-    give."""
+    give; ``say`` is told when the store is built (:func:`kg.sinks.rdf.store.open_store`)."""
     if not allow_remote and not is_loopback(host):
         raise UsageError(f"{host}: not a loopback address; anyone on the network could query the graph. "
                          "Bind to 127.0.0.1 (the default), or pass --allow-remote to serve it anyway")
-    stores = Stores(folder)
+    stores = Stores(folder, say)
     stores.get()
     try:
         return Endpoint((host, port), stores, allow_service, cors, log, threads=threads,

@@ -169,16 +169,28 @@ class Graph:
         file, or the query text. ``params`` bind the query's parameters as ``-p`` does (its
         ``VALUES ?name`` blocks and ``limit``; a query written on the spot may bind any of its
         variables: ``name="FooNet"`` binds ``?name``; an ``http(s)://`` string is an IRI, a list
-        several values); any other name is a :class:`~kg.errors.QueryError`. ``SERVICE``
+        several values); any other name is a :class:`~kg.errors.QueryError`. A parameter of a
+        shipped query that names an entity or paper is read as :meth:`show` reads a name
+        (``technique="low rank adaptation"`` finds LoRA); one that names nothing gives a warning
+        naming the closest nodes. ``SERVICE``
         (a call to a remote endpoint) is refused unless ``allow_service``. SELECT gives one dict
         per row with plain Python values, ASK a bool, CONSTRUCT and DESCRIBE one
         ``subject/predicate/object`` dict per triple."""
         import pyoxigraph as ox
 
+        from kg.explore.params import ENTITY_PARAMS, resolve_names
         from kg.queries import sparql_query
         from kg.sinks.rdf.sparql import run
 
         text, name = sparql_query(query, params)
+        if any(isinstance(params.get(p), str) for p in ENTITY_PARAMS.get(name, ())):
+            import warnings
+
+            found = resolve_names(self.nx, name, params)  # a name read as show() reads it
+            for line in found.warnings:
+                warnings.warn(line, stacklevel=2)
+            if found.params != params:
+                text, name = sparql_query(query, found.params)
         result = run(self._stores.get().store, text, name, allow_service)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)
@@ -200,7 +212,8 @@ class Graph:
                  database: str | None = None, wipe_first: bool = False) -> LoadResult:
         """MERGE the graph into Neo4j (idempotent: loading twice changes nothing), as
         ``kg load``; connection settings default to ``$NEO4J_URI``, ``$NEO4J_USERNAME``,
-        ``$NEO4J_PASSWORD``. Returns what was sent and created."""
+        ``$NEO4J_PASSWORD``. Returns what was sent and created; a database that already holds
+        another graph's papers gives a warning (``wipe_first=True`` replaces them)."""
         import os
 
         from kg.sinks.neo4j import store as ns
@@ -210,9 +223,16 @@ class Graph:
         password = password if password is not None else os.environ.get("NEO4J_PASSWORD")
         driver = ns.connect(uri, user, password, database)
         try:
-            return ns.load(self.nx, driver, database=database, wipe_first=wipe_first, uri=uri)
+            result = ns.load(self.nx, driver, database=database, wipe_first=wipe_first, uri=uri)
         finally:
             driver.close()
+        if result.others:
+            import warnings
+
+            warnings.warn(f"the database already held {result.others:,} papers that are not in this graph; they "
+                          "stay beside it, and queries count them: to_neo4j(wipe_first=True) replaces them",
+                          stacklevel=2)
+        return result
 
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,

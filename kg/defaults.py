@@ -14,6 +14,7 @@ SPARQL_PORT = 7878  # kg serve's port (the one Oxigraph's own server uses)
 SPARQL_WORKERS = 2  # processes kg serve evaluates queries in (a query past its time is stopped)
 SPARQL_TIMEOUT = 60.0  # seconds a kg serve query may run
 SPARQL_MAX_RESULT_MB = 100  # the most results one kg serve answer sends
+SPARQL_HTML_ROWS = 1000  # the most rows kg serve's page shows a browser (programs get them all)
 HTML_MAX_NODES = 3000  # the most nodes kg export --format html draws (the best connected first)
 HTML_DEPTH = 2  # steps from the node kg export --format html --around draws
 MAP_NODES = 300  # the most entities kg map (and kg export --format html without --around) draws

@@ -117,6 +117,47 @@ def _sparql_slots(text: str) -> tuple[dict[str, list[tuple[int, int]]], Token | 
     return blocks, limit
 
 
+def graph_defaults(text: str) -> dict[str, tuple[str, str]]:
+    """The queries that choose a SPARQL query's defaults from the graph: for each parameter
+    ``?p`` the query reads as ``COALESCE(?p, ?v)``, where a sub-select of the query projects
+    ``?v``, ``(v, query)``: that sub-select alone, under the query's prologue. Running it says
+    which value the query takes when ``p`` is not given (the query's own rule, not a copy).
+
+    >>> q = {x.name: x for x in named_queries("sparql")}["papers_using_technique"]
+    >>> var, default = graph_defaults(q.path.read_text(encoding="utf-8"))["technique"]
+    >>> var, default.splitlines()[-1].strip()
+    ('top', 'LIMIT 1 }')
+    """
+    toks = list(tokens(text))
+    first_select = next((t.start for t in toks if t.is_word("SELECT")), 0)
+    pairs = {}
+    for i, t in enumerate(toks):
+        seq = toks[i:i + 6]
+        if t.is_word("COALESCE") and len(seq) == 6 and seq[1].text == "(" and seq[2].kind == "var" \
+                and seq[3].text == "," and seq[4].kind == "var" and seq[5].text == ")":
+            pairs[seq[2].text[1:]] = seq[4].text[1:]
+    out = {}
+    for param, var in pairs.items():
+        for i, t in enumerate(toks):
+            if not (t.kind == "punct" and t.text == "{" and i + 1 < len(toks) and toks[i + 1].is_word("SELECT")):
+                continue
+            projection = []
+            for u in toks[i + 2:]:
+                if u.is_word("WHERE") or u.text == "{":
+                    break
+                projection.append(u)
+            if not any(u.kind == "var" and u.text[1:] == var for u in projection):
+                continue
+            depth = 0
+            for u in toks[i:]:
+                depth += {"{": 1, "}": -1}.get(u.text, 0) if u.kind == "punct" else 0
+                if depth == 0:
+                    out[param] = (var, f"{text[:first_select]}SELECT ?{var} WHERE {text[t.start:u.end]}")
+                    break
+            break
+    return out
+
+
 def default_of(versions: list[NamedQuery], param: str) -> str:
     """How a named query chooses a parameter it is not given, said once for the ``versions``
     of the query (its languages)."""

@@ -184,6 +184,9 @@ RELATIONS: dict[str, RelType] = {
 # Neo4j sink derives it from the graph when it loads or writes import files; it is not a graph
 # attribute, so the RDF export, the ontology and the shapes leave it out (they take LABELS only).
 DISPLAY = Prop("display", "string", "Short caption for graph views (Neo4j only).")
+# A paper's venue as kg show prints it ("ICML 2024"), on its Paper node in Neo4j, so that a
+# query or Browser's node panel need not follow PUBLISHED_IN for it; derived like DISPLAY.
+VENUE = Prop("venue", "string", "Name of the venue the paper appeared at (Neo4j only; PUBLISHED_IN links it).")
 DISPLAY_CHARS = 40
 
 

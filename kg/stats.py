@@ -100,6 +100,19 @@ def top_entities(G: nx.MultiDiGraph, k: int = 10, pr: dict[str, float] | None = 
     return out
 
 
+def ranked(rows: list[dict]) -> list[dict]:
+    """The rows of a ranking by papers that rank something: those named by more than one paper.
+    Entities named by one paper each tie, and an order among them (by degree, then id) would
+    read as a ranking the data does not make.
+
+    >>> [r["name"] for r in ranked([{"name": "a", "papers": 3}, {"name": "b", "papers": 1}])]
+    ['a']
+    >>> ranked([{"name": "b", "papers": 1}])
+    []
+    """
+    return [r for r in rows if r.get("papers", 0) > 1]
+
+
 def paper_entities(G: nx.MultiDiGraph, paper: str) -> set[str]:
     """The entities a paper node links to: directly (PROPOSES, MENTIONS, its own roles) and
     through what it proposes (the roles the paper states for its proposal: edges that name it)."""

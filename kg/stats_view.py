@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from kg.stats import ranked
+
 
 def _kv_table(title: str, data: dict, key: str = "", value: str = "count") -> Table:
     t = Table(title=title, title_justify="left")
@@ -38,12 +40,31 @@ def print_summary(s: dict[str, Any], console: Console) -> None:
                   f"{cov['with_proposes']} with PROPOSES, {cov['with_code']} with code; "
                   f"{cov['without_entities_count']} without any entity")
     for label, rows in s["top"].items():
-        t = Table(title=f"Top {label}", title_justify="left")
+        shown = ranked(rows)
+        count = s["nodes_per_label"].get(label, len(rows))
+        if not shown:
+            console.print(f"Top {label}: no ranking, no {label} is named by more than one paper "
+                          f"({count:,} {plural(label, count)})")
+            continue
+        t = Table(title=f"Top {label}", title_justify="left",
+                  caption="the others are named by one paper each" if len(shown) < len(rows) else None,
+                  caption_justify="left")
         for col, just in (("name", "left"), ("papers", "right"), ("degree", "right"), ("pagerank", "right")):
             t.add_column(col, justify=just)
-        for r in rows:
+        for r in shown:
             t.add_row(r["name"], str(r["papers"]), str(r["degree"]), f"{r['pagerank']:.5f}")
         console.print(t)
+
+
+def plural(label: str, n: int) -> str:
+    """A label counted: ``Tasks``, ``Repositories``, ``Software``; one stays singular.
+
+    >>> plural("Task", 2), plural("Repository", 3), plural("Software", 2), plural("Model", 1)
+    ('Tasks', 'Repositories', 'Software', 'Model')
+    """
+    if n == 1 or label == "Software":
+        return label
+    return label[:-1] + "ies" if label.endswith("y") else label + "s"
 
 
 def print_trends(t, console: Console, columns: int = 8) -> None:

@@ -145,12 +145,19 @@ def parse_param(text: str) -> tuple[str, object]:
 
 
 def progress_bar(err: Console):
-    """A progress display on ``err`` (shown on a terminal, or with ``KG_PROGRESS=1``)."""
+    """A progress display on ``err``: a bar on a terminal (or with ``KG_PROGRESS=1``), else
+    lines with an ETA for a long task (:class:`kg.cli.progress.LineProgress`: a log, a pipe,
+    CI); ``KG_PROGRESS=0`` shows none."""
+    import os
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    if not err.is_terminal and not _force_progress() and os.environ.get("KG_PROGRESS") != "0":
+        from kg.cli.progress import LineProgress
+
+        return LineProgress(err)
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=False,
-                    disable=not err.is_terminal and not _force_progress())
+                    TimeElapsedColumn(), console=err, transient=False, disable=not err.is_terminal and not _force_progress())
 
 
 def use_model(model: str | None) -> None:

@@ -35,11 +35,13 @@ def diff(
     """New and vanished entities, shares of papers that grew or shrank most, and new
     technique–task links between two graph folders, or two slices of one.
 
-    Entities match by label and normalised name (their node id). An entity's share is the
+    Entities match by label and normalised name (their node id); one named on both sides under
+    another label, or as an alias, is neither new nor vanished. An entity's share is the
     papers naming it over the papers of its side; grown and shrunk need --min-papers papers
     on one side; ranked by the change in percentage points. A new link is a technique and a
     task that --min-link-papers papers of NEW use and address (themselves or through what
-    they propose) and no paper of OLD does.
+    they propose) and no paper of OLD does, and not one concept (a name in common, or an
+    acronym of the other).
 
     Example: [bold]kg diff exports/icml2024 exports/iclr2024[/]
     Example: [bold]kg diff -g exports --old "venue=ICML 2024" --new "venue=ICLR 2024" --plot diff.png[/]
@@ -75,11 +77,14 @@ def print_diff(d, out: Console) -> None:
     o, n = d.old, d.new
     out.print(f"[bold]{o.name}[/] ({o.papers:,} papers) → [bold]{n.name}[/] ({n.papers:,} papers)")
     t = Table(title="Entities per label", title_justify="left")
-    for col in ("label", "new", "vanished", "in both"):
+    for col in ("label", "new", "vanished", "in both", "in both by name"):
         t.add_column(col, justify="left" if col == "label" else "right")
     for lab, c in d.counts.items():
-        t.add_row(lab, f"{c['new']:,}", f"{c['vanished']:,}", f"{c['common']:,}")
+        t.add_row(lab, f"{c['new']:,}", f"{c['vanished']:,}", f"{c['common']:,}", f"{c.get('same_name', 0):,}")
     out.print(t)
+    if any(c.get("same_name") for c in d.counts.values()):
+        out.print(f"in both by name: entities of {n.name} that {o.name} names too, under another label or as "
+                  "another node's name or alias; neither new nor vanished")
     for title, groups, side in (("New in", d.new_entities, "new"), ("Vanished from", d.vanished, "old")):
         for lab, rows in groups.items():
             where = n.name if side == "new" else o.name

@@ -76,6 +76,10 @@ def load(
 
         res = run_load(G, driver, database=database, batch_size=batch_size, mode=mode,
                        wipe_first=wipe, progress=progress, uri=uri)
+    if res.others:
+        err.print(f"warning: {safe_uri(uri)} already held {res.others:,} papers that are not in {graph}/ (another "
+                  "graph's, or papers this one no longer has); they stay beside it, and queries count them: "
+                  "kg load --wipe replaces them with this graph", markup=False, soft_wrap=True)
     rate = (res.nodes + res.relationships) / res.seconds if res.seconds else 0.0
     err.print(f"loaded {res.nodes} nodes ({res.nodes_created} new) and {res.relationships} "
               f"relationships ({res.relationships_created} new) into {safe_uri(uri)} "
@@ -128,7 +132,9 @@ def cypher(
     Example: [bold]kg cypher papers_using_technique -p technique="KV caching"[/]
     """
     err = consoles(ctx).err
-    from kg.queries import check_params, find_query, query_params
+    from kg.explore.params import ENTITY_PARAMS, resolve_names
+    from kg.queries import check_params, describe_default, find_query, query_params
+    from kg.schema import QUERIES_DIR
     from kg.sinks.neo4j.store import CypherScript, connect, read_cypher_file, run_cypher
 
     if fmt not in FORMATS:
@@ -149,11 +155,43 @@ def cypher(
     _quiet_driver_logs()
     driver = connect(uri, user, password, database)
     with driver:
+        shipped = path.stem if path is not None and path.parent == QUERIES_DIR else None
+        if shipped and any(isinstance(params.get(p), str) for p in ENTITY_PARAMS.get(shipped, ())):
+            found = resolve_names(_names(driver, database, uri), shipped, params)  # as kg show reads a name
+            for line in found.notes:
+                err.print(line, markup=False, soft_wrap=True)
+            for line in found.warnings:
+                err.print(f"warning: {line}", markup=False, soft_wrap=True)
+            params = found.params
         result = run_cypher(driver, script, params, write=write, database=database, uri=uri)
+    for name, value in result.defaults:
+        if describe_default(script.param_examples[name]) == "from the graph":
+            err.print(f"{name}: {value!r}, taken from the graph (-p {name}=... for another)", markup=False,
+                      soft_wrap=True)
     write_result(result, fmt, sys.stdout)
     for w in result.warnings:
         err.print(f"warning: {w}", markup=False, soft_wrap=True)
     err.print(f"{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}", markup=False)
+
+
+#: every entity's and paper's names in Neo4j, to read a query's name parameter as kg show reads it
+NAMES_QUERY = ("MATCH (n) WHERE n:Entity OR n:Paper RETURN n.id AS id, "
+               "[x IN labels(n) WHERE x <> 'Entity'][0] AS label, n.name AS name, n.aliases AS aliases, "
+               "n.title AS title, n.papers AS papers")
+
+
+def _names(driver, database: str | None, uri: str):
+    """A graph of the database's entities and papers, with their names, aliases and titles
+    only: what :func:`kg.explore.lookup.find` reads."""
+    import networkx as nx
+
+    from kg.sinks.neo4j.store import run_cypher
+
+    G = nx.MultiDiGraph()
+    for r in run_cypher(driver, NAMES_QUERY, database=database, uri=uri).rows:
+        if r.get("id"):
+            G.add_node(r["id"], **{k: v for k, v in r.items() if k != "id" and v is not None})
+    return G
 
 
 def register(app: typer.Typer) -> None:

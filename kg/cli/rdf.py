@@ -148,23 +148,40 @@ def sparql(
 
     Example: [bold]kg sparql papers_using_technique -p technique="LoRA" -g exports[/]
     """
+    from rich.markup import escape
+
     from kg.sinks.rdf.sparql import FORMATS, data_prefixes, load_store, rows, run, serialize
 
     err, out = consoles(ctx).err, consoles(ctx).out
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    from kg.explore.params import ENTITY_PARAMS, resolve_names, sparql_defaults
     from kg.queries import sparql_query
 
-    text, name = sparql_query(query, dict(parse_param(p) for p in param or []))
+    params = dict(parse_param(p) for p in param or [])
+    text, name = sparql_query(query, params)
+    if not data and any(isinstance(params.get(p), str) for p in ENTITY_PARAMS.get(name, ())):
+        from kg.graph import load_graph
+
+        found = resolve_names(load_graph(graph), name, params)  # as kg show reads a name
+        for line in found.notes:
+            err.print(line, markup=False, soft_wrap=True)
+        for line in found.warnings:
+            err.print(f"[yellow]warning:[/] {escape(line)}", soft_wrap=True)
+        if found.params != params:
+            params = found.params
+            text, name = sparql_query(query, params)
     if data:
         store = load_store(data)
     else:
         from kg.sinks.rdf.store import open_store
 
-        opened = open_store(graph)
+        opened = open_store(graph, say=lambda line: err.print(line, markup=False, soft_wrap=True))
         store = opened.store
         if opened.note:
             err.print(f"note: {opened.note}", markup=False)
+    for p, value in sparql_defaults(store, text, params).items():
+        err.print(f"{p}: {value!r}, taken from the graph (-p {p}=... for another)", markup=False, soft_wrap=True)
     result = run(store, text, name, allow_service)
     try:  # results are lazy: a remote endpoint fails while they are read
         if fmt != "table":

@@ -47,7 +47,8 @@ def serve(
     """Serve the graph as a read-only SPARQL 1.1 endpoint (GET and POST /sparql) until Ctrl-C.
 
     Results by content negotiation: SPARQL results JSON, XML, CSV, TSV; Turtle or N-Triples
-    for CONSTRUCT. Open http://127.0.0.1:7878/ in a browser for a query form.
+    for CONSTRUCT. Open http://127.0.0.1:7878/ in a browser for a query form and the named
+    queries, with results as a table.
 
     Example: [bold]kg serve -g exports[/]  then  [bold]curl -H 'Accept: text/csv' --data-urlencode 'query=ASK { ?s ?p ?o }' http://127.0.0.1:7878/sparql[/]
     """
@@ -56,7 +57,8 @@ def serve(
     err = consoles(ctx).err
     server = make_server(graph, host, port, allow_remote=allow_remote, allow_service=allow_service,
                          cors=tuple(cors or ()), log=not quiet, workers=workers, query_timeout=timeout,
-                         max_bytes=max_result_mb << 20, allow_hosts=tuple(allow_host or ()))
+                         max_bytes=max_result_mb << 20, allow_hosts=tuple(allow_host or ()),
+                         say=lambda line: err.print(line, markup=False, soft_wrap=True))
     opened = server.stores.get()
     if opened.note:
         err.print(f"note: {opened.note}", markup=False)

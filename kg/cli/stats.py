@@ -47,6 +47,10 @@ def stats(
     con = consoles(ctx)
     if by_year and by_venue:
         raise UsageError("--by-year and --by-venue: choose one")
+    if plot is not None:
+        from kg.explore.plots import require
+
+        require()  # before any table is printed
     G = load_graph(graph)
     trend = None
     if by_year or by_venue:

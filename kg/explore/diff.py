@@ -10,18 +10,24 @@ papers naming it over the papers of its graph or slice.
 Rules:
 
 - *new*: named by papers of NEW and by none of OLD; *vanished*: the other way round. Ranked
-  by papers.
+  by papers. An entity whose name or alias the other side's entities name (folded as
+  :func:`kg.text.fold` folds names: case, dashes, a plural) is one concept under another label
+  or name ("Monte Carlo" a Technique in OLD and a Method in NEW): neither new nor vanished, but
+  counted as ``same_name``.
 - *grown* / *shrunk*: named in both, and by at least ``min_papers`` papers in one of them (so
   that one paper becoming two is not a doubling); ranked by the change of share in percentage
   points (NEW share − OLD share).
 - *new links*: a technique T and a task A that at least ``min_link_papers`` papers of NEW both use
   and address (a paper uses T when it, or something it proposes, USES T; it addresses A when
   it, or something it proposes, ADDRESSES A: as the named Cypher queries count them) and no
-  paper of OLD does. ``known`` says whether both T and A were already named in OLD.
+  paper of OLD does. ``known`` says whether both T and A were already named in OLD. A
+  technique and a task that are one concept (a name or alias in common, or one the acronym of
+  the other: "test-time adaptation" and "TTA") are not a link.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +45,7 @@ from kg.explore.slices import (
     uses_and_addresses,
 )
 from kg.schema import ENTITY_LABELS
+from kg.text import fold
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -89,7 +96,7 @@ class Diff:
     min_link_papers: int
     new_entities: dict[str, tuple[EntityChange, ...]]  # per label, the top ranked by papers
     vanished: dict[str, tuple[EntityChange, ...]]
-    counts: dict[str, dict[str, int]]  # per label: new, vanished, common
+    counts: dict[str, dict[str, int]]  # per label: new, vanished, common, same_name
     grown: tuple[EntityChange, ...]
     shrunk: tuple[EntityChange, ...]
     new_links: tuple[LinkChange, ...]
@@ -103,6 +110,47 @@ def side_papers(G: nx.MultiDiGraph, selector: Selector, name: str) -> list[str]:
         what = f"no paper of {name} matches {selector.text!r}" if selector else f"{name} holds no paper"
         raise UsageError(f"{what}; it has {describe(G)}")
     return papers
+
+
+def names_of(G: nx.MultiDiGraph, node: str) -> list[str]:
+    """A node's name and aliases."""
+    d = G.nodes[node]
+    return [str(n) for n in (d.get("name"), *(d.get("aliases") or ())) if n]
+
+
+def name_keys(G: nx.MultiDiGraph, node: str) -> set[str]:
+    """The folded keys of a node's name and aliases."""
+    return {k for k in map(fold, names_of(G, node)) if k}
+
+
+def is_acronym_of(short: str, name: str) -> bool:
+    """Whether ``short`` (two capitals or more, one word, a plural ``s`` allowed) spells the
+    initials of ``name``'s words (split at spaces and dashes).
+
+    >>> is_acronym_of("TTA", "test-time adaptation"), is_acronym_of("LLMs", "large language models")
+    (True, True)
+    >>> is_acronym_of("MoE", "mixture-of-experts"), is_acronym_of("TTA", "test-time training set")
+    (True, False)
+    >>> is_acronym_of("ImageNet", "image net")
+    False
+    """
+    short = short.strip()
+    if " " in short or sum(c.isupper() for c in short) < 2 or not re.fullmatch(r"[A-Za-z0-9]+", short):
+        return False
+    core = short[:-1] if short.endswith("s") and short[-2:-1].isupper() else short
+    if sum(c.islower() for c in core) > len(core) // 2:  # a word with capitals inside, not initials
+        return False
+    words = [w for w in re.split(r"[\s\-‐–/]+", name.strip()) if w]
+    return len(words) >= 2 and "".join(w[0] for w in words).lower() == core.lower()
+
+
+def same_concept(G: nx.MultiDiGraph, a: str, b: str) -> bool:
+    """Whether two nodes of ``G`` name one concept: a folded name or alias in common, or a name
+    of one the acronym of a name of the other."""
+    if name_keys(G, a) & name_keys(G, b):
+        return True
+    na, nb = names_of(G, a), names_of(G, b)
+    return any(is_acronym_of(x, y) or is_acronym_of(y, x) for x in na for y in nb)
 
 
 def _links(G: nx.MultiDiGraph, papers: list[str]) -> Counter:
@@ -151,12 +199,17 @@ def diff(old: nx.MultiDiGraph, new: nx.MultiDiGraph, *, old_select: str | Select
     new_entities: dict[str, tuple[EntityChange, ...]] = {}
     vanished: dict[str, tuple[EntityChange, ...]] = {}
     label = {e: new.nodes[e]["label"] for e in nc} | {e: old.nodes[e]["label"] for e in oc}
+    old_keys = {k for e in oc for k in name_keys(old, e)}
+    new_keys = {k for e in nc for k in name_keys(new, e)}
     for lab in ENTITY_LABELS:
         added = [e for e in nc if e not in oc and label[e] == lab]
         gone = [e for e in oc if e not in nc and label[e] == lab]
+        named = [e for e in added if name_keys(new, e) & old_keys]  # one concept, another label or node
+        added = [e for e in added if e not in set(named)]
+        gone = [e for e in gone if not name_keys(old, e) & new_keys]
         common = sum(1 for e in nc if e in oc and label[e] == lab)
-        if added or gone or common:
-            counts[lab] = {"new": len(added), "vanished": len(gone), "common": common}
+        if added or gone or common or named:
+            counts[lab] = {"new": len(added), "vanished": len(gone), "common": common, "same_name": len(named)}
         if added:
             new_entities[lab] = tuple(ranked(added, nc)[:top])
         if gone:
@@ -166,7 +219,8 @@ def diff(old: nx.MultiDiGraph, new: nx.MultiDiGraph, *, old_select: str | Select
     shrunk = sorted((c for c in both if c.change < 0), key=lambda c: (c.change, c.id))[:top]
 
     ol, nl = _links(old, op), _links(new, np_)
-    fresh = sorted(((pair, n) for pair, n in nl.items() if n >= min_link_papers and pair not in ol),
+    fresh = sorted(((pair, n) for pair, n in nl.items()
+                    if n >= min_link_papers and pair not in ol and not same_concept(new, *pair)),
                    key=lambda x: (-x[1], x[0]))
     links = tuple(LinkChange(t, new.nodes[t].get("name", t), a, new.nodes[a].get("name", a), n,
                              t in oc and a in oc) for (t, a), n in fresh[:top])

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import ConfigError, ExportError
 from kg.schema import ENTITY_LABELS
+from kg.stats import ranked
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -29,14 +30,22 @@ _METADATA = {"Software": None}
 _BLUE, _GREEN, _RED, _GREY = "#4C72B0", "#55A868", "#C44E52", "#8C8C8C"
 
 
+def require() -> None:
+    """A :class:`~kg.errors.ConfigError` that names the extra to install when matplotlib is
+    missing: called before anything is printed, so a command fails before its output."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ConfigError("pictures need matplotlib: pip install 'kg[plot]'") from None
+
+
 @contextlib.contextmanager
 def pyplot() -> Iterator[Any]:
     """matplotlib's pyplot on the Agg backend, in its default style; a missing matplotlib is a
     :class:`~kg.errors.ConfigError` that names the extra to install."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise ConfigError("pictures need matplotlib: pip install 'kg[plot]'") from None
+    require()
+    import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -136,6 +145,9 @@ def stats_pictures(G: nx.MultiDiGraph, s: dict[str, Any], folder: Path, title: s
         ax.set_title(f"Entity degree distribution\n{title}", fontsize=11)
         out.append(save(plt, fig, folder / "degree.png"))
         for label, rows in s["top"].items():
+            rows = ranked(rows)
+            if not rows:  # every one named by one paper: nothing to rank
+                continue
             fig, ax = plt.subplots(figsize=(8, 0.9 + 0.36 * max(len(rows), 3)), layout="constrained")
             _top(ax, rows, _BLUE)
             ax.set_title(f"Top {label} entities by papers\n{title}", fontsize=11)

@@ -27,6 +27,8 @@ _URL = re.compile(
     r"[^\s<>\"'{}|\\^`\[\]]+"
 )
 _URL_TRAIL = ".,;:!?)]}'\"*"
+#: hosts of papers, not code: an arXiv abstract or PDF, a DOI, an OpenReview forum
+_PAPER_HOSTS = re.compile(r"^(?:(?:export\.)?arxiv\.org|(?:dx\.)?doi\.org|openreview\.net|aclanthology\.org)(?:/|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ def find_urls(text: str) -> Iterator[Found]:
             if url[-1] == ")" and url.count("(") >= url.count(")"):
                 break
             url = url[:-1]
-        if "." not in url or len(url) < 8:
+        if "." not in url or len(url) < 8 or _PAPER_HOSTS.match(normalize_url(url)):
             continue
         yield Found(m.start(), m.start() + len(url), normalize_url(url), "Repository", "url",
                     (("url", url if "://" in url else "https://" + url),))

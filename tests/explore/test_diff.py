@@ -23,7 +23,7 @@ def test_new_and_vanished_entities_per_label(folder_diff):
     assert _names(d.new_entities["Dataset"]) == ["ImageNet"]
     assert _names(d.vanished["Method"]) == ["BramblePO", "LumenGAN", "QuillFormer", "ZorbNet"]
     assert _names(d.vanished["Task"]) == ["machine translation", "node classification"]
-    assert d.counts["Method"] == {"new": 5, "vanished": 4, "common": 0}
+    assert d.counts["Method"] == {"new": 5, "vanished": 4, "common": 0, "same_name": 0}
     assert "Technique" not in d.new_entities  # diffusion model and RL are named on both sides
 
 
@@ -67,3 +67,50 @@ def test_empty_slices_missing_folders_and_identical_sides_are_errors(toy_folders
         diff_folders(tmp_path / "nothing", toy_folders["new"])
     with pytest.raises(UsageError, match="both sides"):
         diff_folders(toy_folders["both"], old_select="year=2024", new_select=" year = 2024")
+
+
+def _graph(papers: dict[str, list[tuple[str, str, str, str]]]):
+    """A graph of papers (id -> [(edge type, node id, label, name)]), every paper of 2024."""
+    import networkx as nx
+
+    G = nx.MultiDiGraph()
+    for p, edges in papers.items():
+        G.add_node(f"paper:{p}", label="Paper", year=2024)
+        for t, n, lab, name in edges:
+            G.add_node(n, label=lab, name=name)
+            G.add_edge(f"paper:{p}", n, type=t)
+    return G
+
+
+def test_one_concept_under_two_labels_is_neither_new_nor_vanished():
+    """On ICML 2024 against ICLR 2024, "Monte Carlo" was a vanished Technique and a new Method,
+    "imputation" a vanished Task and a new Technique."""
+    from kg.explore.diff import diff
+
+    old = _graph({"a": [("USES", "technique:monte-carlo", "Technique", "Monte Carlo"),
+                        ("USES", "technique:gone", "Technique", "GoneNet")]})
+    new = _graph({"b": [("USES", "method:monte-carlo", "Method", "Monte-Carlo"),
+                        ("USES", "method:fresh", "Method", "FreshNet")]})
+    d = diff(old, new)
+    assert _names(d.new_entities["Method"]) == ["FreshNet"]
+    assert _names(d.vanished["Technique"]) == ["GoneNet"]
+    assert d.counts["Method"] == {"new": 1, "vanished": 0, "common": 0, "same_name": 1}
+    assert d.counts["Technique"]["vanished"] == 1
+
+
+def test_a_concept_is_not_linked_to_its_own_acronym():
+    """On ICLR 2024, "test-time adaptation" -> "TTA" was listed as a new technique-task link."""
+    from kg.explore.diff import diff
+
+    old = _graph({"a": [("USES", "technique:x", "Technique", "X")]})
+    both = [("USES", "technique:test-time-adaptation", "Technique", "test-time adaptation"),
+            ("ADDRESSES", "task:tta", "Task", "TTA"), ("ADDRESSES", "task:image-classification", "Task",
+                                                        "image classification"),
+            ("USES", "technique:mixture-of-experts", "Technique", "mixture-of-experts"),
+            ("ADDRESSES", "task:moe", "Task", "MoE")]
+    new = _graph({"b": both, "c": both})
+    d = diff(old, new, min_link_papers=2)
+    pairs = {(t, a) for t in ("mixture-of-experts", "test-time adaptation") for a in ("MoE", "TTA", "image classification")}
+    assert {(x.technique, x.task) for x in d.new_links} == pairs - {("mixture-of-experts", "MoE"),
+                                                                      ("test-time adaptation", "TTA")}
+    assert d.new_links_total == 4

@@ -38,6 +38,14 @@ def test_urls():
     assert [u.name for u in find_urls(bare)] == ["rectified-scaling-law.github.io"]
 
 
+def test_a_link_to_a_paper_is_not_a_repository():
+    text = ("Code is available at [GitHub](https://github.com/MAGICS-LAB/UHop); future updates are on "
+            "[arXiv](https://arxiv.org/abs/2404.03827). See http://arxiv.org/pdf/2306.14809v2, "
+            "https://doi.org/10.1000/182 and https://openreview.net/forum?id=abc.")
+    assert [u.name for u in find_urls(text)] == ["github.com/MAGICS-LAB/UHop"]
+    assert [u.name for u in find_urls("data at https://arxiv-dataset.github.io/x")] == ["arxiv-dataset.github.io/x"]
+
+
 def test_acronym_long_forms():
     assert long_form("SAM", "three approaches: Sharpness-Aware Minimization") == "Sharpness-Aware Minimization"
     assert long_form("MoE", "leverages the mixture-of-experts") == "mixture-of-experts"

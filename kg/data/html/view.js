@@ -36,9 +36,10 @@
       "background-color": function (e) { return labelStyle(e.data("label")).color; },
       "border-color": function (e) { return labelStyle(e.data("label")).border; },
       "border-width": 1.5,
-      "width": function (e) { return size(e); }, "height": function (e) { return size(e); },
-      "label": "data(name)", "font-size": 9, "color": "#222", "text-valign": "bottom", "text-margin-y": 2,
-      "text-max-width": 120, "text-wrap": "ellipsis", "min-zoomed-font-size": 7 } },
+      "width": "data(size)", "height": "data(size)",
+      "label": "", "font-size": data.font, "color": "#222", "text-valign": "bottom", "text-margin-y": 2,
+      "text-outline-color": "#fff", "text-outline-width": 2, "text-wrap": "none" } },
+    { selector: "node.named, node.found, node:selected", style: { "label": "data(short)" } },
     { selector: "edge", style: {
       "line-color": function (e) { return typeStyle(e.data("type")).color; },
       "target-arrow-color": function (e) { return typeStyle(e.data("type")).color; },
@@ -52,13 +53,10 @@
     { selector: ".faded", style: { "opacity": 0.12 } },
     { selector: ".off-label, .off-type", style: { "display": "none" } }
   ];
-  function size(e) {
-    var base = labelStyle(e.data("label")).size;
-    return Math.round(base * (0.6 + 0.2 * Math.log2(1 + (e.data("degree") || 0))));
-  }
 
   var elements = data.nodes.map(function (n) {
-    return { group: "nodes", data: { id: n.id, label: n.label, name: n.name, degree: n.degree },
+    return { group: "nodes", data: { id: n.id, label: n.label, name: n.name, degree: n.degree, size: n.size,
+                                     short: n.short, show: n.show },
              position: { x: n.x, y: n.y }, classes: data.centres.indexOf(n.id) >= 0 ? "centre" : "" };
   }).concat(data.edges.map(function (e) {
     return { group: "edges", data: { id: e.id, source: e.source, target: e.target, type: e.type } };
@@ -74,6 +72,28 @@
   });
   window.kgCy = cy;
   window.kgData = data;
+
+  // Names keep their size on the screen: the font is set in the layout's units at every zoom,
+  // and a node's name is drawn from the zoom kg computed for it (data "show"), so that no two
+  // names overlap; more appear as the reader zooms in.
+  var drawnAt = null;
+  function fitNames() {
+    var z = cy.zoom();
+    if (z === drawnAt) return;
+    drawnAt = z;
+    cy.batch(function () {
+      cy.style().selector("node").style({ "font-size": data.font / z, "text-outline-width": 2 / z,
+                                          "text-margin-y": 2 / z }).update();
+      cy.nodes().forEach(function (n) { n.toggleClass("named", n.data("show") <= z * 1.0001); });
+    });
+  }
+  var pending = false;
+  cy.on("zoom", function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; fitNames(); });
+  });
+  fitNames();
 
   // The legend and filters: one checkbox per label and per relation type drawn.
   function counts(items, key) {
@@ -127,13 +147,38 @@
   function show(children) {
     panel.replaceChildren.apply(panel, children.filter(function (c) { return c != null; }));
   }
+  // What a paper states, as kg show reads it: what it proposes, uses, addresses...; a name the
+  // view draws is a link to it, one it leaves out is text.
+  var VERBS = { PROPOSES: "Proposes", USES: "Uses", ADDRESSES: "Addresses", EVALUATED_ON: "Evaluated on",
+                MEASURES: "Measures", COMPARED_WITH: "Compared with", OUTPERFORMS: "Outperforms",
+                HAS_CODE: "Code", MENTIONS: "Mentions" };
+  function entityItem(id) {
+    var n = byId[id] || (data.entities || {})[id] || { name: id, label: "" };
+    var name = byId[id]
+      ? el("span", { "class": "kg-link", role: "link", tabindex: "0", "data-node": id, text: n.name })
+      : el("span", { text: n.name });
+    if (byId[id]) name.addEventListener("click", function () { focus(id); });
+    return el("li", {}, name, n.label ? el("span", { "class": "kg-role", text: " " + n.label }) : null);
+  }
+  function stated(n) {
+    if (!n.states || !n.states.length) return null;
+    var dl = el("dl", { "class": "kg-states" });
+    n.states.forEach(function (ts) {
+      var ul = el("ul", {});
+      ts[1].forEach(function (id) { ul.appendChild(entityItem(id)); });
+      dl.append(el("dt", { text: VERBS[ts[0]] || ts[0] }), el("dd", {}, ul));
+    });
+    return dl;
+  }
   function showNode(id) {
     var n = byId[id];
     var dl = el("dl", {}, el("dt", { text: "Id" }), el("dd", { text: n.id }));
     if (n.aliases && n.aliases.length) dl.append(el("dt", { text: "Aliases" }), el("dd", { text: n.aliases.join(", ") }));
     dl.append(el("dt", { text: "Neighbours in the graph" }), el("dd", { text: fmt(n.degree) }));
+    var states = stated(n);
     if (n.abstract) dl.append(el("dt", { text: "Abstract" }), el("dd", { text: n.abstract }));
-    show([badge(n.label), el("h2", { text: n.name }), dl,
+    show([badge(n.label), el("h2", { text: n.name }), states ? el("h3", { text: "What the paper states" }) : null,
+          states, dl,
           el("h3", { text: (n.label === "Paper" ? "Paper" : "Papers") + " (" + fmt(n.papers.length) + ")" }),
           papersList(n.papers)]);
   }
@@ -184,7 +229,10 @@
       return;
     }
     status.textContent = "";
-    var node = cy.getElementById(n.id);
+    focus(n.id);
+  });
+  function focus(id) {
+    var node = cy.getElementById(id);
     cy.batch(function () {
       cy.elements().removeClass("found").addClass("faded");
       node.closedNeighborhood().removeClass("faded");
@@ -193,8 +241,8 @@
       node.select();
     });
     cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1.2) }, { duration: 300 });
-    showNode(n.id);
-  });
+    showNode(id);
+  }
 
   // When the first frame is drawn: what tests and measurements wait for.
   cy.one("render", function () {

@@ -153,25 +153,75 @@ def absent_names(G: nx.MultiDiGraph, drawn: set[str]) -> list[str]:
     return sorted(keys)
 
 
+#: what a paper states, in the order its panel lists it (a bare mention last)
+STATED = ("PROPOSES", "USES", "ADDRESSES", "EVALUATED_ON", "MEASURES", "COMPARED_WITH", "OUTPERFORMS",
+          "HAS_CODE", "MENTIONS")
+STATED_SHOWN = 25  # entities listed per relation in a paper's panel
+
+
+def statements(G: nx.MultiDiGraph, paper: str) -> list[list]:
+    """What a paper states, for its panel: ``[type, [entity ids]]`` in :data:`STATED` order,
+    from the paper itself and from what it proposes (the edges the paper is the source of), as
+    ``kg show`` reads a paper; at most :data:`STATED_SHOWN` ids each, sorted by name."""
+    pid = paper.partition(":")[2]
+    found: dict[str, set[str]] = {}
+    proposals = set()
+    for _, v, d in G.out_edges(paper, data=True):
+        if d.get("type") in STATED:
+            found.setdefault(d["type"], set()).add(v)
+            if d["type"] == "PROPOSES":
+                proposals.add(v)
+    for m in sorted(proposals):
+        for _, v, d in G.out_edges(m, data=True):
+            if d.get("paper") == pid and d.get("type") in STATED and d["type"] != "PROPOSES":
+                found.setdefault(d["type"], set()).add(v)
+    name = lambda n: (str(G.nodes[n].get("name") or n).lower(), n)  # noqa: E731
+    return [[t, sorted(found[t], key=name)[:STATED_SHOWN]] for t in STATED if found.get(t)]
+
+
+def node_size(G: nx.MultiDiGraph, n: str) -> float:
+    """A node's diameter on the graph view: the style's for its label, growing with its
+    number of neighbours."""
+    import math
+
+    st = style()
+    base = st["labels"].get(str(G.nodes[n].get("label")), st["default"]["node"])["size"]
+    return round(base * (0.6 + 0.2 * math.log2(1 + degree(G, n))), 1)
+
+
 def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
-    """What the page's script reads: nodes with positions, edges, the papers they cite, the
-    style, the header's title and note."""
+    """What the page's script reads: nodes with positions, sizes and the zoom from which their
+    names are drawn, what each paper states, edges, the papers they cite, the style, the
+    header's title and note."""
+    from kg.sinks.html.labels import FONT, name_zooms, short_name
+
     keep = set(view.nodes)
     pos = layout(G, view.nodes)
+    sizes = {n: node_size(G, n) for n in view.nodes}
+    shorts = {n: short_name(G.nodes[n].get("name") or n) for n in view.nodes}
+    xs, ys = [p[0] for p in pos.values()] or [0.0], [p[1] for p in pos.values()] or [0.0]
+    extent = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+    shows = name_zooms([(n, pos[n][0], pos[n][1] + sizes[n] / 2, shorts[n]) for n in view.nodes],
+                       low=round(min(1.0, 700 / extent), 4))  # about the zoom that fits the view
     paper_ids: set[str] = set()
+    named: set[str] = set()
     nodes = []
     for n in sorted(view.nodes):
         d = G.nodes[n]
         papers = [n] if d.get("label") == "Paper" else papers_of(G, n)
         paper_ids.update(papers)
         row = {"id": n, "label": str(d.get("label") or ""), "name": str(d.get("name") or n),
-               "x": pos[n][0], "y": pos[n][1], "degree": degree(G, n), "papers": papers}
+               "x": pos[n][0], "y": pos[n][1], "degree": degree(G, n), "papers": papers,
+               "size": sizes[n], "short": shorts[n], "show": shows[n]}
         aliases = [a for a in d.get("aliases") or [] if isinstance(a, str)]
         if aliases:
             row["aliases"] = aliases
-        if d.get("label") == "Paper" and _text(d.get("abstract")):
-            abstract = d["abstract"]
-            row["abstract"] = abstract if len(abstract) <= ABSTRACT_CHARS else abstract[:ABSTRACT_CHARS] + "…"
+        if d.get("label") == "Paper":
+            if _text(d.get("abstract")):
+                abstract = d["abstract"]
+                row["abstract"] = abstract if len(abstract) <= ABSTRACT_CHARS else abstract[:ABSTRACT_CHARS] + "…"
+            row["states"] = statements(G, n)
+            named.update(m for _, ids in row["states"] for m in ids)
         nodes.append(row)
     edges = []
     for u, v, k, d in sorted(G.subgraph(keep).edges(keys=True, data=True), key=lambda e: (e[0], e[1], str(e[2]))):
@@ -193,9 +243,11 @@ def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
         if _text(d.get("url")) and SAFE_URL.match(d["url"]):
             entry["url"] = d["url"]
         papers[p] = entry
+    entities = {m: {"name": str(G.nodes[m].get("name") or m), "label": str(G.nodes[m].get("label") or "")}
+                for m in sorted(named - keep)}  # what a paper states that the view does not draw
     return {"title": title_of(manifest), "total": {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()},
             "note": view.note, "centres": view.centres, "nodes": nodes, "edges": edges, "papers": papers,
-            "style": style(), "absent": absent_names(G, keep)}
+            "entities": entities, "style": style(), "absent": absent_names(G, keep), "font": FONT}
 
 
 def title_of(manifest: dict) -> str:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kg.errors import ExportError
-from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS
-from kg.sinks.neo4j.display import display_names
+from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS, VENUE
+from kg.sinks.neo4j.display import display_names, venues
 from kg.sinks.neo4j.store import label_name, node_label, rel_type_name
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def _header(cols: list[tuple[str, str]]) -> list[str]:
 
 
 def node_columns(label: str, attrs: list[dict]) -> list[tuple[str, str]]:
-    declared = [(p.name, p.datatype) for p in (*LABELS[label].props, DISPLAY)]
+    declared = [(p.name, p.datatype) for p in (*LABELS[label].props, DISPLAY, *((VENUE,) if label == "Paper" else ()))]
     return _columns(declared, attrs, {"id", "label"})
 
 
@@ -140,9 +140,11 @@ def write_neo4j_csv(G: nx.MultiDiGraph, out_dir: Path, database: str = "neo4j") 
 
     out_dir = Path(out_dir)
     nodes: dict[str, list[tuple[str, dict]]] = defaultdict(list)
-    captions = display_names(G)  # the caption kg load gives every node, as a column
+    captions, venue = display_names(G), venues(G)  # what kg load gives every node, as columns
     for n, d in sorted(G.nodes(data=True)):
-        nodes[node_label(G, n)].append((n, {**d, DISPLAY.name: captions[n]}))
+        label = node_label(G, n)
+        extra = {VENUE.name: venue.get(n)} if label == "Paper" else {}
+        nodes[label].append((n, {**d, DISPLAY.name: captions[n], **extra}))
     edges: dict[str, list[tuple[str, str, str, dict]]] = defaultdict(list)
     for u, v, k, d in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[1], str(e[2]))):
         if d.get("type") not in RELATIONS:

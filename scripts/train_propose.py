@@ -101,6 +101,14 @@ def _examples(rows: list[dict], model: Path, encoder: Path | None = None) -> lis
     return out
 
 
+#: the features of the encoder's view of an entity, with its label and what the proposal rules said
+ENCODER_VIEW = ("bias", "label=", "encp", "no-encp", "rule=")
+
+
+def _only(feats: list[str], keep: tuple[str, ...] | None) -> list[str]:
+    return feats if keep is None else [f for f in feats if f.startswith(keep)]
+
+
 def f1(papers: list[dict], probs: list[list[float]], t: float) -> float:
     """PROPOSES F1 when the rules' proposals stand and the model adds what it accepts."""
     tp = fp = fn = 0
@@ -125,20 +133,24 @@ def train(model: Path, folds: Path | None = None, l2s=(0.3, 1.0, 3.0), threshold
     papers = examples(model, folds, encoder, encoder_folds)
     folds = [[p for p in papers if zlib.crc32(p["id"].encode()) % 2 == k] for k in (0, 1)]
     rules = f1(papers, [[1.0 if r else 0.0 for _, _, r in p["cands"]] for p in papers], 0.5)
-    best, grid = (-1.0, 1.0, 0.5), []
-    for l2 in l2s:
-        fitted = [ProposalModel.fit([f for p in folds[k] for f, _, _ in p["cands"]],
-                                    [y for p in folds[k] for _, y, _ in p["cands"]], l2=l2) for k in (0, 1)]
-        for t in thresholds:
-            score = sum(f1(folds[1 - k], [[fitted[k].prob(f) for f, _, _ in p["cands"]] for p in folds[1 - k]], t)
-                        for k in (0, 1)) / 2
-            grid.append({"l2": l2, "threshold": t, "f1": round(score, 4)})
-            if score > best[0]:
-                best = (score, l2, t)
-    score, l2, t = best
-    pm = ProposalModel.fit([f for p in papers for f, _, _ in p["cands"]],
+    best, grid = (-1.0, 1.0, 0.5, None), []
+    # with the encoder, its view alone (with the label and what the rules said) competes with every feature
+    subsets = {"all": None, "encoder": ENCODER_VIEW} if encoder else {"all": None}
+    for subset, keep in subsets.items():
+        for l2 in l2s:
+            fitted = [ProposalModel.fit([_only(f, keep) for p in folds[k] for f, _, _ in p["cands"]],
+                                        [y for p in folds[k] for _, y, _ in p["cands"]], l2=l2) for k in (0, 1)]
+            for t in thresholds:
+                score = sum(f1(folds[1 - k], [[fitted[k].prob(f) for f, _, _ in p["cands"]] for p in folds[1 - k]], t)
+                            for k in (0, 1)) / 2
+                grid.append({"features": subset, "l2": l2, "threshold": t, "f1": round(score, 4)})
+                if score > best[0]:
+                    best = (score, l2, t, keep)
+    score, l2, t, keep = best
+    pm = ProposalModel.fit([_only(f, keep) for p in papers for f, _, _ in p["cands"]],
                            [y for p in papers for _, y, _ in p["cands"]], l2=l2, threshold=t)
     meta = {"papers": len(papers), "examples": sum(len(p["cands"]) for p in papers), "l2": l2,
+            "features": "all" if keep is None else "encoder",
             "cross_validated_f1": round(score, 4), "rules_f1": round(rules, 4), "grid": grid,
             "seconds": round(time.monotonic() - t0, 1)}
     pm.save(Path(encoder or model) / "propose", meta)

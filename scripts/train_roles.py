@@ -138,6 +138,14 @@ def calibration(papers: list[dict], scores: list[list[tuple[str, float]]], thres
     return out
 
 
+#: the features of the encoder's view of an entity, with its label and what the comparison rule said
+ENCODER_VIEW = ("bias", "label=", "encr", "no-encr", "cmp=")
+
+
+def _only(feats: list[str], keep: tuple[str, ...] | None) -> list[str]:
+    return feats if keep is None else [f for f in feats if f.startswith(keep)]
+
+
 def f_beta(s: dict, beta: float = 0.5) -> float:
     """F0.5: a wrong typed edge costs more than a missed one (a missed role is still a MENTIONS
     edge; a wrong USES says something false)."""
@@ -155,20 +163,23 @@ def train(model: Path, folds: Path | None, l2s=(3.0, 10.0, 30.0, 100.0), thresho
     halves = [[p for p in papers if zlib.crc32(p["id"].encode()) % 2 == k] for k in (0, 1)]
     everything = halves[0] + halves[1]
     grid, best = [], None
-    for l2 in l2s:
-        fitted = [RoleModel.fit([f for p in halves[1 - k] for f, *_ in p["cands"]],
-                                [y for p in halves[1 - k] for _, y, *_ in p["cands"]], l2=l2) for k in (0, 1)]
-        scores = [[fitted[k].score(f) for f, *_ in p["cands"]] for k in (0, 1) for p in halves[k]]
-        for t in thresholds:
-            decs = [[(kind, c) if c >= t else ("none", 1 - c) for kind, c in sc] for sc in scores]
-            s = score(everything, decs)
-            grid.append({"l2": l2, "threshold": t, **s, "f0.5": round(f_beta(s), 4)})
-            print(json.dumps(grid[-1]), file=sys.stderr)
-            if best is None or grid[-1]["f0.5"] > best[0]["f0.5"]:
-                best = (grid[-1], l2, t, scores)
-    s, l2, t, scores = best
-    final = RoleModel.fit([f for p in papers for f, *_ in p["cands"]], [y for p in papers for _, y, *_ in p["cands"]],
-                          l2=l2, threshold=t)
+    # with the encoder, its view alone (and the label) competes with every feature
+    subsets = {"all": None, "encoder": ENCODER_VIEW} if encoder else {"all": None}
+    for subset, keep in subsets.items():
+        for l2 in l2s:
+            fitted = [RoleModel.fit([_only(f, keep) for p in halves[1 - k] for f, *_ in p["cands"]],
+                                    [y for p in halves[1 - k] for _, y, *_ in p["cands"]], l2=l2) for k in (0, 1)]
+            scores = [[fitted[k].score(f) for f, *_ in p["cands"]] for k in (0, 1) for p in halves[k]]
+            for t in thresholds:
+                decs = [[(kind, c) if c >= t else ("none", 1 - c) for kind, c in sc] for sc in scores]
+                s = score(everything, decs)
+                grid.append({"features": subset, "l2": l2, "threshold": t, **s, "f0.5": round(f_beta(s), 4)})
+                print(json.dumps(grid[-1]), file=sys.stderr)
+                if best is None or grid[-1]["f0.5"] > best[0]["f0.5"]:
+                    best = (grid[-1], l2, t, scores, keep)
+    s, l2, t, scores, keep = best
+    final = RoleModel.fit([_only(f, keep) for p in papers for f, *_ in p["cands"]],
+                          [y for p in papers for _, y, *_ in p["cands"]], l2=l2, threshold=t)
     rules = [[("compared", .6) if "cmp=COMPARED_WITH" in f or "cmp=OUTPERFORMS" in f
               else ("role", .6) if "with-proposal" in f else ("none", .6) for f, *_ in p["cands"]] for p in everything]
     meta = {"papers": len(papers), "examples": sum(len(p["cands"]) for p in papers), "l2": l2,

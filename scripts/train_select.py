@@ -122,7 +122,7 @@ def train(model: Path, folds_dir: Path, papers: int = 0, l2s=(0.3, 1.0, 3.0), en
         fitted = [fit([f for f, _ in flat[k]], [lab for _, lab in flat[k]], l2=l2) for k in (0, 1)]
         # fit on fold k, score the other fold
         other = [_probs(*fitted[k], docs[1 - k]) for k in (0, 1)]
-        for t in (0.3, 0.4, 0.5, 0.6, 0.7):
+        for t in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
             f1 = np.mean([greedy_f1([d for d in docs[1 - k] if d["feats"]],
                                     [p for p in other[k] if p is not None], t) for k in (0, 1)])
             grid.append({"l2": l2, "threshold": t, "f1": round(float(f1), 4)})

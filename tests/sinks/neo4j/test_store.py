@@ -230,8 +230,8 @@ def test_unreachable_server_is_a_one_line_error_and_exit_3(tmp_path):
     save(tmp_path, nx.MultiDiGraph(), [], [])
     res = kg_cli("load", "-g", str(tmp_path), "--uri", uri)
     assert res.returncode == 3 and res.stdout == ""
-    assert res.stderr == (f"kg: error: cannot reach Neo4j at {uri}: start one with scripts/neo4j "
-                          "start or set NEO4J_URI\n")
+    assert res.stderr == (f"kg: error: cannot reach Neo4j at {uri}: start a Neo4j 5 server, or give "
+                          "the address of yours (NEO4J_URI, or the uri argument)\n")
     res = kg_cli("cypher", "RETURN 1", "--uri", uri)
     assert res.returncode == 3 and res.stderr.count("\n") == 1
 

@@ -79,6 +79,26 @@ def test_the_wheel_carries_the_data_and_its_licence(installed):
     assert "eponyms.txt" in out[3]
 
 
+def test_the_wheel_carries_every_data_file_the_checkout_has(installed):
+    """The models (the span model, the contextual encoder with its tokenizer, heads, decisions and
+    licence), the schema, queries and page assets: every file of ``kg/data``, byte for byte."""
+    env_dir, tmp = installed
+    code = ("import hashlib, pathlib, kg; d = pathlib.Path(kg.__file__).parent / 'data'; "
+            "[print(p.relative_to(d).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()) "
+            "for p in sorted(d.rglob('*')) if p.is_file() and '__pycache__' not in p.parts]")
+    out = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], check=True, capture_output=True,
+                         text=True, cwd=tmp).stdout.splitlines()
+    import hashlib
+
+    data = ROOT / "kg" / "data"
+    want = [f"{p.relative_to(data).as_posix()} {hashlib.sha256(p.read_bytes()).hexdigest()}"
+            for p in sorted(data.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
+    assert out == want
+    if (data / "encoder").is_dir():  # the default pipeline's weights travel with their provenance
+        assert any(line.startswith("encoder/NOTICE ") for line in out)
+        assert any(line.startswith("encoder/model.onnx ") for line in out)
+
+
 def test_missing_data_is_an_error_naming_the_file(tmp_path):
     from kg.extract.lexicon import Lexicon
 

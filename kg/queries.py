@@ -32,6 +32,8 @@ from kg.schema import QUERIES_DIR, RDF_PREFIXES
 from kg.sparql_lexer import Token, tokens, variables
 
 SUFFIX = {"sparql": ".rq", "cypher": ".cypher"}
+#: where a message sends a reader for the names, on the command line and in Python
+LISTED = "kg queries lists them; kg.queries.named_queries() in Python"
 _CYPHER_PARAM = re.compile(r"\$([A-Za-z_]\w*)")
 _DECLARED = re.compile(r"^\s*:param\s+([A-Za-z_]\w*)\s*=>\s*(.+?)\s*;?\s*$", re.M)
 
@@ -273,7 +275,7 @@ def unknown_name(query: str, language: str) -> None:
     >>> unknown_name("papers_using_techniqe", "sparql")
     Traceback (most recent call last):
     ...
-    kg.errors.QueryError: no named sparql query 'papers_using_techniqe'; did you mean papers_using_technique or cooccurring_techniques? (kg queries lists them)
+    kg.errors.QueryError: no named sparql query 'papers_using_techniqe'; did you mean papers_using_technique or cooccurring_techniques? (kg queries lists them; kg.queries.named_queries() in Python)
     """
     import difflib
     import re
@@ -285,7 +287,7 @@ def unknown_name(query: str, language: str) -> None:
     close = difflib.get_close_matches(word, names, n=3, cutoff=0.6) or difflib.get_close_matches(
         word.lower(), [n.lower() for n in names], n=3, cutoff=0.4)
     hint = f"; did you mean {' or '.join(close)}?" if close else ""
-    raise QueryError(f"no named {language} query {word!r}{hint} (kg queries lists them)")
+    raise QueryError(f"no named {language} query {word!r}{hint} ({LISTED})")
 
 
 def sparql_query(query: str, params: Mapping[str, object] | None = None) -> tuple[str, str]:
@@ -306,7 +308,7 @@ def sparql_query(query: str, params: Mapping[str, object] | None = None) -> tupl
         unknown_name(query, "sparql")  # a bare word is a name, never a query
         if query.endswith((".rq", ".sparql")) and "\n" not in query:
             raise QueryError(f"{query}: no such query file or named query; pass a SPARQL query, a .rq file, "
-                             "or the name of a query kg ships (kg queries lists them)")
+                             f"or the name of a query kg ships ({LISTED})")
         return bind_sparql(query, params, "query", free=True), "query"
     try:
         text = path.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import kg
-from kg.errors import GraphNotFoundError, InputError, QueryError, UsageError
+from kg.errors import GraphNotFoundError, InputError, NotFound, QueryError, UsageError
 
 from .conftest import SAMPLE
 
@@ -85,6 +85,13 @@ def test_extract_takes_text_papers_or_many():
     assert isinstance(one, kg.Extraction) and "FooNet" in {e.name for e in one.entities}
     many = kg.extract(["We propose FooNet.", kg.Paper(id="p2", abstract="We propose BarNet for segmentation.")])
     assert [e.paper.id for e in many][1] == "p2"
+
+
+def test_a_name_that_finds_nothing_gives_python_advice_too(graph):
+    with pytest.raises(NotFound, match=r"Graph\.search\(text\) in Python"):
+        graph.show("zzzzqqq")
+    with pytest.raises(QueryError, match=r"did you mean top_tasks\?.*kg\.queries\.named_queries\(\) in Python"):
+        graph.sparql("top_task")
 
 
 def test_errors_are_library_errors(tmp_path):

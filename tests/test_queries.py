@@ -4,6 +4,7 @@ parameter the query does not take is an error."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -61,3 +62,7 @@ def test_named_queries_run_from_any_folder(tmp_path):
     listed = subprocess.run([*KG, "queries", "--json"], capture_output=True, text=True, cwd=elsewhere)
     names = {(q["name"], q["language"]) for q in json.loads(listed.stdout)}
     assert ("top_tasks", "sparql") in names and ("top_tasks", "cypher") in names
+    table = subprocess.run([*KG, "queries"], capture_output=True, text=True, cwd=elsewhere,
+                           env={**os.environ, "COLUMNS": "80"})  # a pipe, or a terminal of 80 columns
+    shown = {line.split("│")[1].strip() for line in table.stdout.splitlines() if line.count("│") > 2}
+    assert {n for n, _ in names} <= shown, sorted({n for n, _ in names} - shown)  # every name whole

@@ -196,10 +196,33 @@ _METAVARS = {"<path>": "PATH", "<str>": "TEXT", "<int>": "N", "<float>": "NUMBER
              "<list[str]>": "TEXT", "<list[path]>": "PATH"}
 
 
+def unwrap(text: str | None) -> str | None:
+    r"""A docstring's paragraphs as the terminal wraps them: the line breaks of the source
+    within a paragraph go (rich kept them, so an 80-column terminal showed a short line after
+    every one of them); each ``Example:`` keeps its own line.
+
+    >>> unwrap("Counts, coverage;\n    with --by-year, trends.\n\nExample: a\nExample: b")
+    'Counts, coverage; with --by-year, trends.\n\nExample: a\nExample: b'
+    """
+    if not text:
+        return text
+    paragraphs = []
+    for paragraph in text.strip().split("\n\n"):
+        lines: list[str] = []
+        for line in (x.strip() for x in paragraph.splitlines()):
+            if lines and line and not line.startswith("Example:"):
+                lines[-1] += " " + line
+            elif line:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def tidy_help(command) -> None:
-    """Help in the usual style: no type after a flag (``--fresh``, not ``--fresh <bool>``),
-    ``PATH``, ``TEXT`` and ``N`` for values; a ``metavar`` a command sets (the choices of
-    ``--format``) is kept."""
+    """Help in the usual style: paragraphs wrapped by the terminal (:func:`unwrap`), no type
+    after a flag (``--fresh``, not ``--fresh <bool>``), ``PATH``, ``TEXT`` and ``N`` for
+    values; a ``metavar`` a command sets (the choices of ``--format``) is kept."""
+    command.help = unwrap(command.help)
     for sub in getattr(command, "commands", {}).values():
         tidy_help(sub)
     ctx = typer.Context(command)

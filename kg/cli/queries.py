@@ -36,10 +36,14 @@ def queries(
 
     from kg.queries import default_of
 
-    t = Table("name", "languages", "what it answers", "parameters (default)", expand=False)
     by_name: dict[str, list] = {}
     for q in found:
         by_name.setdefault(q.name, []).append(q)
+    t = Table(expand=False)  # a name is what one types: never cut, however narrow the output
+    t.add_column("name", no_wrap=True, min_width=max(map(len, by_name), default=4))
+    t.add_column("languages", no_wrap=True)
+    t.add_column("what it answers")
+    t.add_column("parameters (default)")
     for name, qs in by_name.items():
         params = dict.fromkeys(p for q in qs for p in q.params)
         shown = ", ".join(f"{p} ({default_of(qs, p)})" for p in params)

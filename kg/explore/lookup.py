@@ -283,7 +283,7 @@ class Index:
 def not_found_message(text: str, suggestions: Iterable[Candidate]) -> str:
     """``no entity or paper named X; did you mean: A (Method), B (Task)?``"""
     shown = [f"{c.node.name} ({c.node.label})" for c in suggestions]
-    hint = f"; did you mean: {', '.join(shown)}?" if shown else "; try kg search TEXT"
+    hint = f"; did you mean: {', '.join(shown)}?" if shown else "; try kg search TEXT (Graph.search(text) in Python)"
     return f"no entity or paper named {text!r}{hint}"
 
 

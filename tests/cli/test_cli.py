@@ -24,6 +24,17 @@ def test_every_command_has_help_with_an_example():
         assert "Example:" in res.output, f"{name} --help lacks an example"
 
 
+def test_help_paragraphs_are_wrapped_by_the_terminal_not_by_the_source():
+    env = {**os.environ, "COLUMNS": "200"}
+    helps = {name: subprocess.run([sys.executable, "-m", "kg.cli", *name.split(), "--help"], capture_output=True,
+                                  text=True, env=env, timeout=120).stdout for name in ("stats", "map", "")}
+    assert "central entities, coverage; with --by-year or --by-venue, trends instead." in helps["stats"]
+    assert "grouped into areas named by their most central members." in helps["map"]
+    assert "coverage; with --by-year" in helps[""]  # the list of commands too
+    examples = [line for line in helps["stats"].splitlines() if "Example:" in line]
+    assert len(examples) == 2  # each example on its own line
+
+
 def test_build_and_stats_json(tmp_path):
     res = runner.invoke(app, ["build", str(SAMPLE), "-o", str(tmp_path)])
     assert res.exit_code == 0, res.output

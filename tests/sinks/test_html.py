@@ -131,6 +131,10 @@ def test_search_finds_an_entity_and_the_panel_lists_its_papers(browser, sample, 
     assert want and all(any(t.startswith(w) for t in titles) for w in want), (titles, want)
     assert page.js("() => kgCy.$('node.found').map(n => n.id())") == [CENTRE]
     page.search("no such thing at all")
+    page.search("Speculative-Decoding")  # as kg show reads a name: dashes and spacing alike
+    assert page.page.inner_text("#kg-search-status") == ""
+    assert page.js("() => kgCy.$('node.found').map(n => n.id())") == [CENTRE]
+    page.search("no such thing at all")
     assert page.page.inner_text("#kg-search-status") == 'no entity, paper or author of the graph is named "no such thing at all"'
 
 
@@ -143,6 +147,10 @@ def test_search_tells_a_name_left_out_of_the_page_from_one_the_graph_does_not_ho
     page.search(left_out.upper())
     said = page.page.inner_text("#kg-search-status")
     assert said == f'in the graph, not drawn here: kg export --format html --around "{left_out.upper()}"', said
+    left_out = next(d["name"] for n, d in sorted(G.nodes(data=True)) if n not in view.nodes and " " in d.get("name", ""))
+    page.search(left_out.replace(" ", "-"))  # dashes for spaces: still a name of the graph
+    said = page.page.inner_text("#kg-search-status")
+    assert said.startswith("in the graph, not drawn here"), said
     page.clean()
     page.page.screenshot(path=str(tmp_path / "search.png"))
     page.clean()

@@ -169,6 +169,16 @@ def test_the_panel_lists_papers_with_evidence_and_search_tells_absent_from_unkno
     page.page.click("#kg-search button")
     page.page.wait_for_function("() => document.getElementById('kg-search-status').textContent !== ''", timeout=30_000)
     assert "not drawn on this map" in status.inner_text() and "--around" in status.inner_text()
+    page.page.fill("#kg-query", " " + venue.replace(" ", "_") + " ")  # read as kg show reads a name
+    page.page.evaluate("() => { document.getElementById('kg-search-status').textContent = ''; }")
+    page.page.click("#kg-search button")
+    page.page.wait_for_function("() => document.getElementById('kg-search-status').textContent !== ''", timeout=30_000)
+    assert "not drawn on this map" in status.inner_text(), status.inner_text()
+    dashed = next(n for n in page.js("() => kgData.nodes") if " " in n["name"] and n["id"] != big["id"])
+    page.page.fill("#kg-query", dashed["name"].replace(" ", "-").upper())
+    page.page.click("#kg-search button")
+    page.page.wait_for_function("(name) => document.querySelector('#kg-panel h2').innerText === name",
+                                arg=dashed["name"], timeout=30_000)
     page.page.fill("#kg-query", "no such thing at all")
     page.page.click("#kg-search button")
     page.page.wait_for_function("() => document.getElementById('kg-search-status').textContent.startsWith('no ')",

@@ -252,7 +252,9 @@
   var names = document.getElementById("kg-names");
   data.nodes.slice().sort(function (a, b) { return b.papers - a.papers || (a.name < b.name ? -1 : 1); })
     .forEach(function (n) { names.appendChild(el("option", { value: n.name })); });
-  function norm(s) { return String(s).toLowerCase().replace(/\s+/g, " ").trim(); }
+  // as kg show reads a name (search_key in kg/sinks/html/page.py): dashes, underscores,
+  // slashes and spacing are one space
+  function norm(s) { return String(s).toLowerCase().replace(/[-_\/\\\s]+/g, " ").trim(); }
   function keys(n) { return [n.name].concat(n.aliases || []).map(norm); }
   function find(q) {
     var tests = [function (k) { return k === q; }, function (k) { return k.indexOf(q) === 0; },

@@ -204,9 +204,12 @@
   var names = document.getElementById("kg-names");
   data.nodes.slice().sort(function (a, b) { return b.degree - a.degree || (a.name < b.name ? -1 : 1); })
     .slice(0, 5000).forEach(function (n) { names.appendChild(el("option", { value: n.name })); });
-  function keys(n) { return [n.name].concat(n.aliases || []).map(function (s) { return String(s).toLowerCase(); }); }
+  // as kg show reads a name (search_key in kg/sinks/html/page.py): dashes, underscores,
+  // slashes and spacing are one space
+  function norm(s) { return String(s).toLowerCase().replace(/[-_\/\\\s]+/g, " ").trim(); }
+  function keys(n) { return [n.name].concat(n.aliases || []).map(norm); }
   function find(q) {
-    q = q.trim().toLowerCase();
+    q = norm(q);
     if (!q) return null;
     var tests = [function (k) { return k === q; }, function (k) { return k.indexOf(q) === 0; },
                  function (k) { return k.indexOf(q) >= 0; }];
@@ -223,7 +226,7 @@
     var text = document.getElementById("kg-query").value.trim();
     var n = find(text);
     if (!n) {  // a name the graph holds but this page leaves out, or one the graph does not hold
-      status.textContent = absent.has(text.toLowerCase().replace(/\s+/g, " "))
+      status.textContent = absent.has(norm(text))
         ? "in the graph, not drawn here: kg export --format html --around \"" + text + "\""
         : "no entity, paper or author of the graph is named \"" + text + "\"";
       return;

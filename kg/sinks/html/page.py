@@ -140,16 +140,26 @@ def _text(v) -> str | None:
     return v if isinstance(v, str) and v else None
 
 
+def search_key(text: str) -> str:
+    """What the pages' search compares, as ``kg show`` reads a name: lower case, dashes,
+    underscores, slashes and spacing as one space (``norm`` in the pages' scripts).
+
+    >>> search_key(" Speculative-Decoding ") == search_key("speculative  decoding")
+    True
+    """
+    return re.sub(r"[-_/\\\s]+", " ", text.lower()).strip()
+
+
 def absent_names(G: nx.MultiDiGraph, drawn: set[str]) -> list[str]:
-    """Names and aliases (lower case) of the graph's nodes that a page does not draw, so that
-    its search can tell "not drawn here" from "no such name"; Results are left out."""
+    """Names and aliases (:func:`search_key`) of the graph's nodes that a page does not draw,
+    so that its search can tell "not drawn here" from "no such name"; Results are left out."""
     keys = set()
     for n, d in G.nodes(data=True):
         if n in drawn or d.get("label") == "Result":
             continue
         for v in (d.get("name"), d.get("title"), *(d.get("aliases") or [])):
             if isinstance(v, str) and v:
-                keys.add(" ".join(v.lower().split()))
+                keys.add(search_key(v))
     return sorted(keys)
 
 

@@ -15,7 +15,9 @@ query (:mod:`kg.sinks.rdf.answer`), so there is no SPARQL code here, only the pr
   for a browser (:mod:`kg.sinks.rdf.page`: a query form and the named queries with a field per
   parameter); ``GET /``: that page. A browser's results are an HTML table (it asks for
   ``text/html`` first, which is offered after every results format);
-- ``GET /sparql?name=NAME&param=value``: a query kg ships, bound as ``kg sparql NAME -p`` binds it.
+- ``GET /sparql?name=NAME&param=value``: a query kg ships, bound as ``kg sparql NAME -p`` binds it
+  (a parameter that names an entity or a paper read as ``kg show`` reads a name, against the
+  graph loaded on the first such request: :func:`kg.explore.params.resolve_names`).
 
 Each request uses the store of the folder's current graph, so a new ``kg build`` is served
 from the next request on. CORS headers are sent only for the origins the server is given.
@@ -176,7 +178,7 @@ class Handler(BaseHTTPRequestHandler):
                                "read-only (rebuild the graph with kg build to change it)")
         if "name" in params and "query" not in params:
             try:
-                params = {**params, "query": [_named(params)]}
+                params = {**params, "query": [_named(params, self.server.names, self.server.say)]}
             except KgError as exc:
                 return self._error(HTTPStatus.BAD_REQUEST, str(exc))
         queries = params.get("query", [])
@@ -322,6 +324,8 @@ class Endpoint(HTTPServer):
                  socket_timeout: float = 30.0, query_timeout: float = SPARQL_TIMEOUT,
                  max_bytes: int = SPARQL_MAX_RESULT_MB << 20, workers: int = SPARQL_WORKERS, allow_hosts: tuple[str, ...] = ()):
         self.stores, self.allow_service, self.cors, self.log = stores, allow_service, cors, log
+        self._graph: tuple[Path, object] | None = None  # (generation, networkx graph) for names
+        self._graph_lock = threading.Lock()
         self.socket_timeout, self.query_timeout, self.max_bytes = socket_timeout, query_timeout, max_bytes
         self.allow_hosts = {h.lower().rstrip(".") for h in (*allow_hosts, "localhost")}
         if ":" in address[0]:
@@ -338,6 +342,22 @@ class Endpoint(HTTPServer):
             except BaseException:
                 self.server_close()
                 raise
+
+    def names(self):
+        """The graph a named query's parameters are read against (the folder's current graph,
+        loaded on the first request that needs it and again after a new build)."""
+        from kg.graph import load_graph
+
+        generation = self.stores.get().generation
+        with self._graph_lock:
+            if self._graph is None or self._graph[0] != generation:
+                self._graph = (generation, load_graph(self.stores.folder))
+            return self._graph[1]
+
+    def say(self, line: str) -> None:
+        """A note for the person running the server (its log), when it logs."""
+        if self.log:
+            sys.stderr.write(f"{line}\n")
 
     def host_allowed(self, host: str | None) -> bool:
         """Whether a request's ``Host`` names this endpoint: none (HTTP/1.0), an IP address,
@@ -383,10 +403,13 @@ class Endpoint(HTTPServer):
             self.workers.close()
 
 
-def _named(params: dict[str, list[str]]) -> str:
+def _named(params: dict[str, list[str]], graph=None, say=None) -> str:
     """The text of the shipped query ``name=`` names, bound to the other parameters that have a
-    value (an empty form field takes the default), as ``kg sparql NAME -p k=v`` binds it; an
-    unknown name or parameter is a :class:`~kg.errors.QueryError` that says which ones exist."""
+    value (an empty form field takes the default), as ``kg sparql NAME -p k=v`` binds it: a
+    parameter that names an entity or a paper is read against ``graph()`` as ``kg show`` reads a
+    name, and ``say`` is told what was read so or found nothing. An unknown name or parameter
+    is a :class:`~kg.errors.QueryError` that says which ones exist."""
+    from kg.explore.params import ENTITY_PARAMS, resolve_names
     from kg.queries import bind_sparql, named_queries, unknown_name
 
     names = params.get("name", [])
@@ -398,7 +421,15 @@ def _named(params: dict[str, list[str]]) -> str:
         unknown_name(name, "sparql")
         raise UsageError(f"{name!r} is not the name of a SPARQL query kg ships (kg queries lists them)")
     given = {k: v[-1] for k, v in params.items() if k not in ("name", "query", "edit") and v and v[-1].strip()}
-    return bind_sparql(shipped[name].read_text(encoding="utf-8"), given, name)
+    text = bind_sparql(shipped[name].read_text(encoding="utf-8"), given, name)  # refuses a wrong parameter first
+    if graph is not None and any(p in given for p in ENTITY_PARAMS.get(name, ())):
+        found = resolve_names(graph(), name, given)
+        for line in (*found.notes, *(f"warning: {w}" for w in found.warnings)):
+            if say is not None:
+                say(f"{name}: {line}")
+        if found.params != given:
+            text = bind_sparql(shipped[name].read_text(encoding="utf-8"), found.params, name)
+    return text
 
 
 def _send_busy(request, data: bytes) -> None:

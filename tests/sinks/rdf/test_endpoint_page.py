@@ -113,6 +113,18 @@ def test_a_named_query_runs_by_name_with_its_parameters(url):
         assert call(f"{url}?{urllib.parse.urlencode({'name': path})}")[0] == 400
 
 
+def test_a_named_query_reads_an_entity_parameter_as_kg_sparql_does(url):
+    def papers(technique: str) -> list[str]:
+        query = urllib.parse.urlencode({"name": "papers_using_technique", "technique": technique})
+        status, _, body, _ = call(f"{url}?{query}", accept="text/csv")
+        assert status == 200, body
+        return sorted(body.decode().splitlines()[1:])
+
+    found = papers("speculative decoding")
+    assert found and papers("Speculative-Decoding") == found == papers("SPECULATIVE  decoding")
+    assert papers("no such technique at all") == []  # passed as given
+
+
 def test_the_table_shows_at_most_its_rows_and_says_so(monkeypatch):
     monkeypatch.setattr("kg.defaults.SPARQL_HTML_ROWS", 3)
     store = ox.Store()

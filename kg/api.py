@@ -88,6 +88,28 @@ class Graph:
 
         return load_extractions(self.folder)
 
+    def curate(self, op: str, *, by: str | None = None, at: str | None = None, **fields: Any):
+        """Record a person's decision in the folder's curation file, as ``kg curate OP``: ``op``
+        is merge (``node``, ``into``), split (``node``, ``name``, ``papers`` or ``forms``),
+        reject (``node``, or ``source``, ``type``, ``target`` and maybe ``paper``), relabel
+        (``node``, ``label``), rename (``node``, ``name``) or propose (``paper``, ``node``).
+        It is checked against the graph and the other decisions first
+        (:class:`~kg.errors.NotFound`, :class:`~kg.errors.CurationConflict`) and applied from
+        then on, by every read and build. Returns the :class:`kg.curate.Decision` recorded."""
+        from kg.curate import make
+        from kg.curator import decide
+
+        decision = decide(self.folder, make(op, by=by, at=at, **fields))
+        self.__dict__.pop("nx", None)
+        return decision
+
+    def curation(self):
+        """Each recorded decision with why it no longer applies (None when it applies), and the
+        lines of the curation file that could not be read, as ``kg curate list``."""
+        from kg.curator import status
+
+        return status(self.folder)
+
     def stats(self, top: int = 10) -> dict[str, Any]:
         """What ``kg stats --json`` prints: counts per label and type, components, degrees,
         central entities (``top`` per label), coverage."""
@@ -236,9 +258,10 @@ class Graph:
 
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,
-          workers: int = 1, wait: bool = False) -> Graph:
+          workers: int = 1, wait: bool = False, curation: str | Path | None = None) -> Graph:
     """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv; one path
-    or several), as ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
+    or several), as ``kg build``; ``out=None`` builds into a new temporary folder; ``curation``
+    a curation file to make the folder's own (``--curation``). Records that cannot be read
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
@@ -254,7 +277,8 @@ def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh:
         raise UsageError(f"inputs are paths of paper lists, not {next(p for p in inputs if not isinstance(p, str | Path))!r}")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
-    run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)
+    run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait,
+              curation=Path(curation) if curation is not None else None)
     return Graph(out, report)
 
 

@@ -102,7 +102,7 @@ EXIT_CODES: tuple[tuple[type[KgError], int], ...] = (
     (E.ExportError, 4),
     (E.FolderBusy, 5),
     (E.UsageError, 2), (E.ConfigError, 2), (E.InputError, 2), (E.GraphNotFoundError, 2),
-    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2), (E.NotFound, 2),
+    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2), (E.NotFound, 2), (E.CurationConflict, 2),
     (KgError, 2),
 )
 
@@ -185,7 +185,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "curate", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

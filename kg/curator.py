@@ -6,6 +6,7 @@ say which recorded decisions still apply (the decisions themselves: :mod:`kg.cur
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kg.curate import CurationReport, Decision, apply, check, curation_path, read, record
@@ -15,18 +16,18 @@ from kg.graph import load_graph
 
 def decide(folder: Path, decision: Decision) -> Decision:
     """Record ``decision`` in the folder's curation file once it is known to apply to the
-    graph as it stands (curated) and to agree with the decisions already there; else raise
+    resolved graph after the decisions already there, and to agree with the decisions already there; else raise
     (:class:`~kg.errors.NotFound` when it names nothing, :class:`~kg.errors.CurationConflict`)
     and record nothing. Returns the decision as recorded (with its file and line)."""
     path = curation_path(folder)
     old = read(path, [])
-    G = load_graph(folder)
     where = f"{path}:{_line_count(path) + 1 + (not path.exists())}"
-    new = Decision(**{**{k: getattr(decision, k) for k in decision.__slots__ if k != "where"}}, where=where)
+    new = replace(decision, where=where)
     check([*old, new])
-    report = apply(G, [new])
-    if report.stale:
-        raise NotFound(report.stale[0].replace("; the decision no longer applies", "; nothing was recorded"))
+    report = apply(load_graph(folder, curate=False), [*old, new])
+    stale = [s for s in report.stale if s.startswith(f"{where}: ")]
+    if stale:
+        raise NotFound(stale[0].replace("; the decision no longer applies", "; nothing was recorded"))
     record(folder, new)
     return new
 

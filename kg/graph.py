@@ -378,10 +378,10 @@ def load_extractions(folder: Path) -> list[Extraction]:
     return out
 
 
-def load_graph(folder: Path, curation: list[CurationReport] | None = None) -> nx.MultiDiGraph:
+def load_graph(folder: Path, curation: list[CurationReport] | None = None, curate: bool = True) -> nx.MultiDiGraph:
     """Read ``graph.jsonl`` from a graph folder, checked against its manifest, with the
-    folder's curation decisions applied (:mod:`kg.curate`; what they did is appended to
-    ``curation`` when given)."""
+    folder's curation decisions applied unless not ``curate`` (:mod:`kg.curate`; what they
+    did is appended to ``curation`` when given)."""
     where = current(Path(folder))
     if not (where / GRAPH_FILE).exists():
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
@@ -405,7 +405,7 @@ def load_graph(folder: Path, curation: list[CurationReport] | None = None) -> nx
     if "files" in manifest and (G.number_of_nodes(), G.number_of_edges()) != (manifest.get("nodes"), manifest.get("edges")):
         raise GraphDamaged(f"{path}: {G.number_of_nodes()} nodes and {G.number_of_edges()} edges where the manifest "
                            f"says {manifest.get('nodes')} and {manifest.get('edges')}")
-    report = apply_folder(G, where)
+    report = apply_folder(G, where) if curate else CurationReport()
     if curation is not None:
         curation.append(report)
     return G

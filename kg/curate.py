@@ -8,8 +8,8 @@ so the file can be commented, kept under version control and copied to another g
 
 ====================  ===========================================================================
 ``merge``             ``node`` becomes part of ``into`` (its names join ``into``'s aliases)
-``split``             the papers in ``papers`` (or those writing one of ``forms``) move from
-                      ``node`` to a new node ``name`` of the same label
+``split``             the papers in ``papers`` (or those writing one of ``forms`` and none of
+                      its other names) move from ``node`` to a node ``name`` of its label
 ``reject``            ``node`` leaves the graph with its edges; or, with ``source``, ``type`` and
                       ``target`` (``paper`` optional), those edges do
 ``relabel``           ``node`` takes the label ``label`` (and the id that goes with it)
@@ -314,8 +314,10 @@ def check(decisions: list[Decision]) -> None:
         seen, n = [start], into[start]
         while n in into:
             if n in seen:  # named by the cycle's last decision in the file
-                d = [x for x in decisions if x.op == "merge" and x.node in seen][-1]
-                raise CurationConflict(f"{d.where}: {d.describe()} closes a cycle of merges "
+                cycle = [x for x in decisions if x.op == "merge" and x.node in seen]
+                d = cycle[-1]
+                raise CurationConflict(f"{d.where}: {d.describe()} closes a cycle of merges with "
+                                       f"{', '.join(x.where for x in cycle[:-1])} "
                                        f"({' -> '.join([*seen, n])}); remove one of them")
             seen.append(n)
             n = into[n]
@@ -442,8 +444,8 @@ class _Run:
             return
         attrs = self.G.nodes[n]
         if attrs["name"] != d.name:
-            self.set_aliases(n, [*attrs.get("aliases", []), attrs["name"]], drop=d.name)
-            attrs["name"] = d.name
+            old, attrs["name"] = attrs["name"], d.name
+            self.set_aliases(n, [*attrs.get("aliases", []), old])
         self.mark(n, d)
 
     def reject(self, d: Decision) -> None:
@@ -503,9 +505,9 @@ class _Run:
         self.moved[a] = b
         self.count(b)
 
-    def set_aliases(self, n: str, aliases: list[str], drop: str | None = None) -> None:
+    def set_aliases(self, n: str, aliases: list[str]) -> None:
         attrs = self.G.nodes[n]
-        keep = sorted({a for a in aliases if a and a != attrs["name"] and a != drop})
+        keep = sorted({a for a in aliases if a and a != attrs["name"]})
         if keep:
             attrs["aliases"] = keep
         else:
@@ -518,13 +520,17 @@ class _Run:
             attrs["papers"] = len({e[3]["paper"] for e in self.edges(n) if e[3].get("paper") is not None})
 
     def writing(self, n: str, forms: tuple[str, ...]) -> set[str]:
-        """The papers whose title or abstract writes one of ``forms`` as a word."""
-        pattern = re.compile("|".join(rf"(?<!\w){re.escape(f)}(?!\w)" for f in forms))
+        """The papers whose title or abstract writes one of ``forms`` as a word, and none of
+        the node's other names."""
+        attrs = self.G.nodes[n]
+        others = [x for x in (attrs["name"], *attrs.get("aliases", ())) if x not in forms]
+        pattern, other = _words(forms), _words(others)
         out = set()
-        for *_, attrs in self.edges(n):
-            paper = attrs.get("paper")
+        for *_, e in self.edges(n):
+            paper = e.get("paper")
             node = self.G.nodes.get(f"paper:{paper}") if paper else None
-            if node and pattern.search(f"{node.get('title') or ''}\n{node.get('abstract') or ''}"):
+            text = f"{node.get('title') or ''}\n{node.get('abstract') or ''}" if node else ""
+            if pattern.search(text) and not (other and other.search(text)):
                 out.add(paper)
         return out
 
@@ -542,6 +548,10 @@ class _Run:
             k2 = t + k[len(old):] if k.startswith(old) else k
             if not self.G.has_edge(u, v, k2):
                 self.G.add_edge(u, v, key=k2, **{**attrs, "type": t})
+
+
+def _words(names: Iterable[str]) -> re.Pattern:
+    return re.compile("|".join(rf"(?<!\w){re.escape(x)}(?!\w)" for x in names) or "(?!)")
 
 
 def _allowed(label: str | None) -> set[str]:

@@ -51,7 +51,7 @@ __all__ = ["Graph", "build", "extract", "open_graph"]
 class Graph:
     """A graph folder written by ``kg build``: read lazily, queried and exported in place."""
 
-    def __init__(self, folder: str | Path, report: ReadReport | None = None):
+    def __init__(self, folder: str | Path, report: ReadReport | None = None, min_confidence: float = 0.0):
         from kg.errors import GraphNotFoundError
         from kg.graph import GRAPH_FILE
         from kg.io.generations import current
@@ -60,6 +60,9 @@ class Graph:
             raise UsageError(f"a graph folder is a path, not {folder!r}")
         self.folder = Path(folder)
         self.report = report  # what the build that made it skipped, when it was just built
+        from kg.confidence import check_threshold
+
+        self.min_confidence = check_threshold(min_confidence)  # the view: facts below it are left out
         if not (current(self.folder) / GRAPH_FILE).exists():
             raise GraphNotFoundError(f"no graph in {self.folder}/; build one with kg.build(inputs, out=...)")
 
@@ -76,10 +79,11 @@ class Graph:
 
     @cached_property
     def nx(self) -> nx.MultiDiGraph:
-        """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property)."""
+        """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property),
+        curated, less the facts below :attr:`min_confidence`."""
         from kg.graph import load_graph
 
-        return load_graph(self.folder)
+        return load_graph(self.folder, min_confidence=self.min_confidence)
 
     @property
     def extractions(self) -> list[Extraction]:
@@ -282,9 +286,10 @@ def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh:
     return Graph(out, report)
 
 
-def open_graph(folder: str | Path) -> Graph:
-    """The graph a build wrote into ``folder``."""
-    return Graph(folder)
+def open_graph(folder: str | Path, min_confidence: float = 0.0) -> Graph:
+    """The graph a build wrote into ``folder``; ``min_confidence`` leaves out the facts below
+    it from every view of it (``--min-confidence``; SPARQL queries see every fact)."""
+    return Graph(folder, min_confidence=min_confidence)
 
 
 def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extraction]:

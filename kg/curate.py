@@ -31,8 +31,8 @@ dropped in silence; two decisions that contradict each other raise
 >>> G.add_node("paper:p1", label="Paper", name="P1", title="P1", abstract="We use FooNet and FN.")
 >>> G.add_node("method:foonet", label="Method", name="FooNet", papers=1)
 >>> G.add_node("method:fn", label="Method", name="FN", papers=1)
->>> G.add_edge("paper:p1", "method:foonet", key="USES|p1", type="USES", paper="p1", confidence=0.7)
->>> G.add_edge("paper:p1", "method:fn", key="USES|p1", type="USES", paper="p1", confidence=0.6)
+>>> _ = G.add_edge("paper:p1", "method:foonet", key="USES|p1", type="USES", paper="p1", confidence=0.7)
+>>> _ = G.add_edge("paper:p1", "method:fn", key="USES|p1", type="USES", paper="p1", confidence=0.6)
 >>> ds = parse_lines(['{"op": "merge", "node": "method:fn", "into": "method:foonet", "by": "ana", '
 ...                   '"at": "2026-01-02T03:04:05Z"}'])
 >>> report = apply(G, ds)

@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from kg.confidence import check_threshold, cut
 from kg.curate import CurationReport, apply_folder
-from kg.defaults import GRAPH_DIR
+from kg.defaults import GRAPH_DIR, MIN_CONFIDENCE
 from kg.errors import GraphDamaged, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
 from kg.io.atomic import write_files
@@ -378,10 +379,13 @@ def load_extractions(folder: Path) -> list[Extraction]:
     return out
 
 
-def load_graph(folder: Path, curation: list[CurationReport] | None = None, curate: bool = True) -> nx.MultiDiGraph:
+def load_graph(folder: Path, curation: list[CurationReport] | None = None, curate: bool = True,
+               min_confidence: float = MIN_CONFIDENCE) -> nx.MultiDiGraph:
     """Read ``graph.jsonl`` from a graph folder, checked against its manifest, with the
     folder's curation decisions applied unless not ``curate`` (:mod:`kg.curate`; what they
-    did is appended to ``curation`` when given)."""
+    did is appended to ``curation`` when given), less the facts below ``min_confidence``
+    (:func:`kg.confidence.cut`)."""
+    check_threshold(min_confidence)
     where = current(Path(folder))
     if not (where / GRAPH_FILE).exists():
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
@@ -408,4 +412,5 @@ def load_graph(folder: Path, curation: list[CurationReport] | None = None, curat
     report = apply_folder(G, where) if curate else CurationReport()
     if curation is not None:
         curation.append(report)
+    cut(G, min_confidence)
     return G

@@ -93,6 +93,10 @@ def consoles(ctx: typer.Context) -> Consoles:
 
 
 GraphDir = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
+#: a view by confidence (kg.confidence): the default, kg.defaults.MIN_CONFIDENCE, keeps every fact
+MinConfidence = Annotated[float, typer.Option(
+    "--min-confidence", metavar="P", min=0.0, max=1.0,
+    help="Leave out facts whose confidence is below P, and what they alone held (default 0: all).")]
 
 
 #: each kind of library error and the exit code it gives (the first class that matches)

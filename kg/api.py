@@ -114,6 +114,13 @@ class Graph:
 
         return status(self.folder)
 
+    def review(self, limit: int = 25) -> list:
+        """The facts to check first, as ``kg review --json``: a list of
+        :class:`kg.review.ReviewItem` (``item.reject_fields()`` feeds :meth:`curate`)."""
+        from kg.review import queue
+
+        return queue(self.nx, limit)
+
     def stats(self, top: int = 10) -> dict[str, Any]:
         """What ``kg stats --json`` prints: counts per label and type, components, degrees,
         central entities (``top`` per label), coverage."""

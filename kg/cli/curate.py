@@ -131,5 +131,45 @@ def list_(ctx: typer.Context, graph: GraphDir = GRAPH_DIR,
     raise typer.Exit(1 if skipped or any(why for _, why in rows) else 0)
 
 
+def review(ctx: typer.Context, graph: GraphDir = GRAPH_DIR,
+           limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Facts listed.")] = 25,
+           as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines, ask nothing.")] = False,
+           by: By = None) -> None:
+    """The facts to check first: confidence nearest 0.5 times the papers they touch, with evidence.
+
+    On a terminal each is asked about in turn ([r]eject records a curation decision, [s]kip,
+    [q]uit); otherwise each is printed with the kg curate command that rejects it.
+
+    Example: [bold]kg review -g exports --limit 10[/]
+    """
+    from kg.api import Graph
+
+    g = Graph(graph)
+    items = g.review(limit)
+    out, err = consoles(ctx).out, consoles(ctx).err
+    if as_json:
+        from dataclasses import asdict
+
+        for item in items:
+            sys.stdout.write(json.dumps({**asdict(item), "reject": item.reject_command()}, ensure_ascii=False) + "\n")
+        return
+    ask = sys.stdin.isatty() and out.is_terminal
+    for i, item in enumerate(items, 1):
+        out.print(f"{i}. {item.source_name} -{item.type}-> {item.target_name}  (confidence {item.confidence:.2f}, "
+                  f"{item.papers} papers, paper {item.paper})", markup=False)
+        if item.evidence:
+            out.print(f'   "{item.evidence}"', markup=False)
+        if not ask:
+            out.print(f"   {item.reject_command()}", markup=False)
+            continue
+        answer = typer.prompt("   [r]eject, [s]kip, [q]uit", default="s").strip().lower()[:1]
+        if answer == "q":
+            break
+        if answer == "r":
+            d = g.curate("reject", by=by, **item.reject_fields())
+            err.print(f"   recorded {d.where}: {d.describe()}", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(curate_app)
+    app.command("review")(review)

@@ -10,8 +10,10 @@ file is part of the pipeline's content hash, so an incremental build never mixes
 calibrated two ways.
 
 >>> m = fit_isotonic([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1])
->>> m(0.1), m(0.5), m(0.95)
-(0.0, 0.5, 1.0)
+>>> m(0.15), m(0.5), m(0.75), m(0.95)
+(0.0, 0.5, 0.75, 1.0)
+>>> fit_isotonic([0.6] * 4 + [0.5] * 4, [1, 0, 0, 0, 1, 1, 0, 0])  # ties are one point: 0.5 beats 0.25
+Mapping(xs=(0.5, 0.6), ys=(0.375, 0.375))
 >>> round(reliability([0.9, 0.9, 0.1, 0.1], [1, 0, 0, 0], bins=2).ece, 3)
 0.25
 """
@@ -52,9 +54,9 @@ class Mapping:
         if not xs:
             return score
         if score <= xs[0]:
-            return ys[0]
+            return round(ys[0], 4)
         if score >= xs[-1]:
-            return ys[-1]
+            return round(ys[-1], 4)
         i = bisect_right(xs, score)
         x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
         y = y0 if x1 == x0 else y0 + (y1 - y0) * (score - x0) / (x1 - x0)
@@ -66,20 +68,31 @@ class Mapping:
 
 def fit_isotonic(scores: Sequence[float], right: Sequence[int | bool]) -> Mapping:
     """The non-decreasing fit of ``right`` (1 right, 0 wrong) on ``scores`` by
-    pool-adjacent-violators; each pooled block becomes one knot at its mean score."""
+    pool-adjacent-violators over the distinct scores (facts with the same score are one
+    point, weighted by their count); each pooled block is flat from its lowest score to its
+    highest, and the mapping is linear between blocks (as scikit-learn's IsotonicRegression)."""
     if len(scores) != len(right):
         raise ValueError("one right-or-wrong per score")
-    pairs = sorted(zip(scores, (float(r) for r in right), strict=True))
-    blocks: list[list[float]] = []  # [sum of scores, sum of right, count]
-    for s, r in pairs:
-        blocks.append([s, r, 1.0])
-        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
-            s2, r2, n2 = blocks.pop()
-            blocks[-1][0] += s2
-            blocks[-1][1] += r2
-            blocks[-1][2] += n2
-    # equal fractions were pooled above, so the knots' ys strictly rise; xs rise with them
-    return Mapping(tuple(round(b[0] / b[2], 6) for b in blocks), tuple(round(b[1] / b[2], 6) for b in blocks))
+    points: dict[float, list[float]] = {}
+    for s, r in zip(scores, right, strict=True):
+        pt = points.setdefault(float(s), [0.0, 0.0])
+        pt[0] += float(r)
+        pt[1] += 1.0
+    blocks: list[list[float]] = []  # [lowest score, highest score, sum of right, count]
+    for s in sorted(points):
+        blocks.append([s, s, *points[s]])
+        while len(blocks) > 1 and blocks[-2][2] / blocks[-2][3] >= blocks[-1][2] / blocks[-1][3]:
+            _, hi, r2, n2 = blocks.pop()
+            blocks[-1][1] = hi
+            blocks[-1][2] += r2
+            blocks[-1][3] += n2
+    xs: list[float] = []
+    ys: list[float] = []
+    for lo, hi, r, n in blocks:
+        for x in (lo, hi) if hi > lo else (lo,):
+            xs.append(round(x, 6))
+            ys.append(round(r / n, 6))
+    return Mapping(tuple(xs), tuple(ys))
 
 
 @dataclass(frozen=True, slots=True)

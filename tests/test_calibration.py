@@ -29,7 +29,10 @@ def test_a_fitted_mapping_reduces_the_calibration_error_on_held_out_data():
 
 def test_isotonic_is_monotone_and_pools_violators():
     m = fit_isotonic([0.1, 0.2, 0.3, 0.4], [1, 0, 1, 1])
-    assert m.ys == (0.5, 1.0) and m.xs == (0.15, 0.35)
+    assert m.xs == (0.1, 0.2, 0.3, 0.4) and m.ys == (0.5, 0.5, 1.0, 1.0)
+    # facts sharing a score are one point: the mapping never splits them by their answers
+    m = fit_isotonic([0.5] * 32 + [0.6] * 63, [1] * 7 + [0] * 25 + [1] * 19 + [0] * 44)
+    assert (m(0.5), m(0.6)) == (round(7 / 32, 4), round(19 / 63, 4))
     s, r = synthetic(500, 3)
     m = fit_isotonic(s, r)
     values = [m(x / 100) for x in range(101)]

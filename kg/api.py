@@ -51,7 +51,7 @@ __all__ = ["Graph", "build", "extract", "open_graph"]
 class Graph:
     """A graph folder written by ``kg build``: read lazily, queried and exported in place."""
 
-    def __init__(self, folder: str | Path, report: ReadReport | None = None):
+    def __init__(self, folder: str | Path, report: ReadReport | None = None, min_confidence: float = 0.0):
         from kg.errors import GraphNotFoundError
         from kg.graph import GRAPH_FILE
         from kg.io.generations import current
@@ -60,6 +60,9 @@ class Graph:
             raise UsageError(f"a graph folder is a path, not {folder!r}")
         self.folder = Path(folder)
         self.report = report  # what the build that made it skipped, when it was just built
+        from kg.confidence import check_threshold
+
+        self.min_confidence = check_threshold(min_confidence)  # the view: facts below it are left out
         if not (current(self.folder) / GRAPH_FILE).exists():
             raise GraphNotFoundError(f"no graph in {self.folder}/; build one with kg.build(inputs, out=...)")
 
@@ -76,10 +79,11 @@ class Graph:
 
     @cached_property
     def nx(self) -> nx.MultiDiGraph:
-        """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property)."""
+        """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property),
+        curated, less the facts below :attr:`min_confidence`."""
         from kg.graph import load_graph
 
-        return load_graph(self.folder)
+        return load_graph(self.folder, min_confidence=self.min_confidence)
 
     @property
     def extractions(self) -> list[Extraction]:
@@ -87,6 +91,35 @@ class Graph:
         from kg.graph import load_extractions
 
         return load_extractions(self.folder)
+
+    def curate(self, op: str, *, by: str | None = None, at: str | None = None, **fields: Any):
+        """Record a person's decision in the folder's curation file, as ``kg curate OP``: ``op``
+        is merge (``node``, ``into``), split (``node``, ``name``, ``papers`` or ``forms``),
+        reject (``node``, or ``source``, ``type``, ``target`` and maybe ``paper``), relabel
+        (``node``, ``label``), rename (``node``, ``name``) or propose (``paper``, ``node``).
+        It is checked against the graph and the other decisions first
+        (:class:`~kg.errors.NotFound`, :class:`~kg.errors.CurationConflict`) and applied from
+        then on, by every read and build. Returns the :class:`kg.curate.Decision` recorded."""
+        from kg.curate import make
+        from kg.curator import decide
+
+        decision = decide(self.folder, make(op, by=by, at=at, **fields))
+        self.__dict__.pop("nx", None)
+        return decision
+
+    def curation(self):
+        """Each recorded decision with why it no longer applies (None when it applies), and the
+        lines of the curation file that could not be read, as ``kg curate list``."""
+        from kg.curator import status
+
+        return status(self.folder)
+
+    def review(self, limit: int = 25) -> list:
+        """The facts to check first, as ``kg review --json``: a list of
+        :class:`kg.review.ReviewItem` (``item.reject_fields()`` feeds :meth:`curate`)."""
+        from kg.review import queue
+
+        return queue(self.nx, limit)
 
     def stats(self, top: int = 10) -> dict[str, Any]:
         """What ``kg stats --json`` prints: counts per label and type, components, degrees,
@@ -236,9 +269,10 @@ class Graph:
 
 
 def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh: bool = False,
-          workers: int = 1, wait: bool = False) -> Graph:
+          workers: int = 1, wait: bool = False, curation: str | Path | None = None) -> Graph:
     """Build or extend the graph in ``out`` from paper lists (.txt, .jsonl, .json, .csv; one path
-    or several), as ``kg build``; ``out=None`` builds into a new temporary folder. Records that cannot be read
+    or several), as ``kg build``; ``out=None`` builds into a new temporary folder; ``curation``
+    a curation file to make the folder's own (``--curation``). Records that cannot be read
     are skipped and listed in ``Graph.report``; an input that cannot be read at all, or inputs
     with no paper, raise :class:`~kg.errors.InputError` and change nothing."""
     from kg.builder import build as run_build
@@ -254,13 +288,15 @@ def build(inputs: Iterable[str | Path], out: str | Path | None = None, *, fresh:
         raise UsageError(f"inputs are paths of paper lists, not {next(p for p in inputs if not isinstance(p, str | Path))!r}")
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="kg-"))
     report = ReadReport()
-    run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait)
+    run_build([str(p) for p in inputs], out, workers=workers, report=report, fresh=fresh, wait=wait,
+              curation=Path(curation) if curation is not None else None)
     return Graph(out, report)
 
 
-def open_graph(folder: str | Path) -> Graph:
-    """The graph a build wrote into ``folder``."""
-    return Graph(folder)
+def open_graph(folder: str | Path, min_confidence: float = 0.0) -> Graph:
+    """The graph a build wrote into ``folder``; ``min_confidence`` leaves out the facts below
+    it from every view of it (``--min-confidence``; SPARQL queries see every fact)."""
+    return Graph(folder, min_confidence=min_confidence)
 
 
 def extract(what: str | Paper | Iterable[str | Paper]) -> Extraction | list[Extraction]:

@@ -6,11 +6,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.curate import CurationReport, curation_path
 from kg.errors import InputError, UsageError
 from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks, extractions_only
@@ -34,6 +35,7 @@ class BuildResult:
     report: ReadReport
     new: int = 0
     reused: int = 0
+    curation: CurationReport = field(default_factory=CurationReport)  # what the curation file did
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -112,7 +114,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
           report: ReadReport | None = None, fresh: bool = False,
           progress: Callable[[str, int | None], Callable[[int], None] | None] | None = None,
           ner_model: str | Path | None = None, wait: bool = False,
-          waiting: Callable[[str], None] | None = None) -> BuildResult:
+          waiting: Callable[[str], None] | None = None, curation: Path | None = None) -> BuildResult:
     """Build or extend the graph in ``out`` from paper lists.
 
     Papers already in ``out`` with the same text are reused, not extracted again, unless they
@@ -125,7 +127,14 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     The folder is locked for the build: another build into it raises
     :class:`~kg.errors.FolderBusy`, or with ``wait`` queues behind it (``waiting(holder)`` is
     told). Records that cannot be read or extracted are skipped and reported in ``report``.
+
+    ``curation``: a curation file (:mod:`kg.curate`) that becomes the folder's own; the folder's
+    decisions are checked before anything is written and applied to the graph the build made
+    (:attr:`BuildResult.curation` says which no longer apply).
     """
+    from kg.curate import check_for_build
+
+    check_for_build(out, curation)
     inputs = check_inputs(inputs)
     report = report if report is not None else ReadReport()
     papers = list(read_papers(inputs, report))
@@ -155,7 +164,22 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
         if progress:
             progress("resolving and writing", None)
         manifest = folder.add(new, inputs, pipeline, default_lexicon())
-    return BuildResult(Path(out), manifest, report, len(new), reused)
+        result = BuildResult(Path(out), manifest, report, len(new), reused)
+        if curation is not None or curation_path(out).exists():
+            result.curation = curate_built(result, curation)
+    return result
+
+
+def curate_built(result: BuildResult, curation: Path | None) -> CurationReport:
+    """Make ``curation`` the folder's curation file (when given) and apply the folder's
+    decisions to the graph just built; the curated graph becomes ``result.graph``."""
+    from kg.curate import copy_into
+
+    if curation is not None:
+        copy_into(result.folder, curation)
+    reports: list[CurationReport] = []
+    result.__dict__["graph"] = load_graph(result.folder, reports)
+    return reports[0]
 
 
 def _skip(report: ReadReport, failure: Failure) -> None:

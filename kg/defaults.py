@@ -18,3 +18,4 @@ SPARQL_HTML_ROWS = 1000  # the most rows kg serve's page shows a browser (progra
 HTML_MAX_NODES = 3000  # the most nodes kg export --format html draws (the best connected first)
 HTML_DEPTH = 2  # steps from the node kg export --format html --around draws
 MAP_NODES = 300  # the most entities kg map (and kg export --format html without --around) draws
+MIN_CONFIDENCE = 0.0  # facts below this confidence are left out of a view (kg.confidence); 0 keeps all

@@ -70,3 +70,8 @@ class ValidationFailed(KgError):
 
 class Neo4jUnavailable(KgError):
     """The Neo4j server cannot be reached or refused the credentials."""
+
+
+class CurationConflict(KgError):
+    """Two decisions of a curation file contradict each other (one node merged into two, a
+    merge cycle, a node both rejected and renamed...); the message names both lines."""

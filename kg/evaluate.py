@@ -456,3 +456,29 @@ def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
     result = score_pairs(rows, node_of_mention(exs, remap), max(examples, 10))
     result.update(gold=str(gold), graph=str(graph))
     return result
+
+
+def labelled_facts(rows: list[dict], extractions: Iterable[Extraction]) -> list[tuple[str, float, bool]]:
+    """(kind, raw score, right) for every PROPOSES and typed edge extracted from the gold
+    papers ``rows`` (paper-level gold, as ``kg eval`` reads it), matched as ``kg eval``
+    matches: by the normalised name or an alias of the target (and, for a typed edge, its
+    type, OUTPERFORMS counting as COMPARED_WITH)."""
+    out = []
+    for row, ex in zip(rows, extractions, strict=True):
+        names = {g["name"]: {norm(g["name"])} | {norm(a) for a in g.get("aliases", ())} for g in row["entities"]}
+        gold_p = set().union(*(names.get(n, {norm(n)}) for n in row.get("proposes", ())))
+        gold_r: dict[str, set[str]] = {}
+        for g in row.get("relations", ()):
+            t = "COMPARED_WITH" if g["type"] == "OUTPERFORMS" else g["type"]
+            gold_r.setdefault(t, set()).update(names.get(g["target"], {norm(g["target"])}))
+        ents = {e.id: {norm(e.name)} | {norm(a) for a in e.aliases} for e in ex.entities}
+        for r in sorted(ex.relations, key=lambda r: (r.type, r.source, r.target)):
+            keys = ents.get(r.target)
+            if keys is None:
+                continue
+            if r.type == "PROPOSES":
+                out.append(("PROPOSES", r.confidence, bool(keys & gold_p)))
+            elif r.type in ROLE_TYPES:
+                t = "COMPARED_WITH" if r.type == "OUTPERFORMS" else r.type
+                out.append(("role", r.confidence, bool(keys & gold_r.get(t, set()))))
+    return out

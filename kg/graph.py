@@ -38,14 +38,16 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kg.defaults import GRAPH_DIR
+from kg.confidence import check_threshold, cut
+from kg.curate import CurationReport, apply_folder
+from kg.defaults import GRAPH_DIR, MIN_CONFIDENCE
 from kg.errors import GraphDamaged, GraphNotFoundError
 from kg.extract.lexicon import Lexicon
 from kg.io.atomic import write_files
 from kg.io.generations import META, Digest, current, locked, mismatch, new_generation
 from kg.records import Extraction
 from kg.resolve import Resolved, resolve
-from kg.schema import LABELS, MENTION_RELATION, RELATIONS
+from kg.schema import LABELS, RELATIONS, fit_relation
 from kg.text import entity_id, fold, short_hash
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made: building a folder needs none
@@ -155,7 +157,7 @@ def paper_part(ex: Extraction, remap: Mapping[str, str], labels: Mapping[str, st
         src_label, dst_label = label(src), label(dst)
         if src == dst or src_label is None or dst_label is None:
             continue
-        rtype = _retype(r.type, src_label, dst_label)
+        rtype = fit_relation(r.type, src_label, dst_label)
         if rtype is None:
             continue
         key = f"{rtype}|{p.id}"
@@ -194,19 +196,6 @@ def _add_result(part: PaperPart, paper_id: str, pid: str, res: dict, remap: Mapp
         target = remap.get(target, target) if target else None
         if target and label(target) in RELATIONS[rtype].range:
             part.edges.setdefault((rid, target, rtype), {}).update(type=rtype, **prov)
-
-
-def _retype(rtype: str, src_label: str, dst_label: str) -> str | None:
-    """The relation type that fits the labels after resolution: a mention edge follows the
-    target's final label (a Task resolved into a Technique is USED, not ADDRESSED); a model
-    whose family resolved to a non-model is BROADER than it; anything else that breaks the
-    schema's domain or range is dropped."""
-    if rtype in ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES") and dst_label in MENTION_RELATION:
-        rtype = MENTION_RELATION[dst_label] if dst_label != "Repository" else "HAS_CODE"
-    elif rtype == "VARIANT_OF" and dst_label != "Model":
-        rtype = "BROADER"
-    rel = RELATIONS[rtype]
-    return rtype if src_label in rel.domain and dst_label in rel.range else None
 
 
 def add_taxonomy(G: nx.MultiDiGraph, lexicon: Lexicon) -> None:
@@ -390,8 +379,13 @@ def load_extractions(folder: Path) -> list[Extraction]:
     return out
 
 
-def load_graph(folder: Path) -> nx.MultiDiGraph:
-    """Read ``graph.jsonl`` from a graph folder, checked against its manifest."""
+def load_graph(folder: Path, curation: list[CurationReport] | None = None, curate: bool = True,
+               min_confidence: float = MIN_CONFIDENCE) -> nx.MultiDiGraph:
+    """Read ``graph.jsonl`` from a graph folder, checked against its manifest, with the
+    folder's curation decisions applied unless not ``curate`` (:mod:`kg.curate`; what they
+    did is appended to ``curation`` when given), less the facts below ``min_confidence``
+    (:func:`kg.confidence.cut`)."""
+    check_threshold(min_confidence)
     where = current(Path(folder))
     if not (where / GRAPH_FILE).exists():
         raise GraphNotFoundError(f"no graph in {folder}/ (missing {GRAPH_FILE}); "
@@ -415,4 +409,8 @@ def load_graph(folder: Path) -> nx.MultiDiGraph:
     if "files" in manifest and (G.number_of_nodes(), G.number_of_edges()) != (manifest.get("nodes"), manifest.get("edges")):
         raise GraphDamaged(f"{path}: {G.number_of_nodes()} nodes and {G.number_of_edges()} edges where the manifest "
                            f"says {manifest.get('nodes')} and {manifest.get('edges')}")
+    report = apply_folder(G, where) if curate else CurationReport()
+    if curation is not None:
+        curation.append(report)
+    cut(G, min_confidence)
     return G

@@ -87,10 +87,20 @@ COMMON = (
     Prop("id", "string", "Stable identifier derived from label and canonical name.", True, "dcterms:identifier"),
     Prop("name", "string", "Canonical display name.", True, "rdfs:label"),
 )
+# What a person's curation decision (kg.curate) puts on the node or edge it made or changed:
+# confidence 1.0, who decided and when, as PROV-O attribution in RDF.
+CURATED = (
+    Prop("confidence", "float", "Confidence in [0, 1]; 1.0 when a person's curation decision made it.", False,
+         "confidence"),
+    Prop("curated_by", "string", "Who recorded the curation decision that made or changed it.", False,
+         "prov:wasAttributedTo"),
+    Prop("curated_at", "string", "When that decision was recorded (ISO 8601, UTC).", False,
+         "prov:generatedAtTime"),
+)
 ENTITY_PROPS = COMMON + (
     Prop("aliases", "string[]", "Other names found for the entity (acronyms, spellings).", False, "skos:altLabel"),
     Prop("papers", "integer", "Number of papers that mention the entity.", False, "papers"),
-)
+) + CURATED
 
 LABELS: dict[str, Label] = {
     lab.name: lab
@@ -205,7 +215,7 @@ EDGE_PROPS = (
     Prop("end", "integer", "End offset of the evidence in the abstract.", False, "endOffset"),
     Prop("rule", "string", "Rule or component that found the edge.", False, "rule"),
     Prop("confidence", "float", "Confidence in [0, 1].", False, "confidence"),
-)
+) + CURATED[1:]
 
 # Which relation states a role for an entity, by the entity's label (a paper's or proposal's
 # edge to it when the text states one; otherwise the paper MENTIONS it).
@@ -219,3 +229,20 @@ MENTION_RELATION = {
     "Model": "USES",
     "Software": "USES",
 }
+
+
+def fit_relation(rtype: str, src_label: str, dst_label: str) -> str | None:
+    """The relation type that fits the labels after resolution (or curation): a mention edge
+    follows the target's final label (a Task resolved into a Technique is USED, not ADDRESSED);
+    a model whose family resolved to a non-model is BROADER than it; anything else that breaks
+    the schema's domain or range is dropped (None).
+
+    >>> fit_relation("ADDRESSES", "Paper", "Technique"), fit_relation("PROPOSES", "Paper", "Venue")
+    ('USES', None)
+    """
+    if rtype in ("USES", "ADDRESSES", "EVALUATED_ON", "MEASURES") and dst_label in MENTION_RELATION:
+        rtype = MENTION_RELATION[dst_label] if dst_label != "Repository" else "HAS_CODE"
+    elif rtype == "VARIANT_OF" and dst_label != "Model":
+        rtype = "BROADER"
+    rel = RELATIONS[rtype]
+    return rtype if src_label in rel.domain and dst_label in rel.range else None

@@ -93,6 +93,10 @@ def consoles(ctx: typer.Context) -> Consoles:
 
 
 GraphDir = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
+#: a view by confidence (kg.confidence): the default, kg.defaults.MIN_CONFIDENCE, keeps every fact
+MinConfidence = Annotated[float, typer.Option(
+    "--min-confidence", metavar="P", min=0.0, max=1.0,
+    help="Leave out facts whose confidence is below P, and what they alone held (default 0: all).")]
 
 
 #: each kind of library error and the exit code it gives (the first class that matches)
@@ -102,7 +106,7 @@ EXIT_CODES: tuple[tuple[type[KgError], int], ...] = (
     (E.ExportError, 4),
     (E.FolderBusy, 5),
     (E.UsageError, 2), (E.ConfigError, 2), (E.InputError, 2), (E.GraphNotFoundError, 2),
-    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2), (E.NotFound, 2),
+    (E.GraphDamaged, 2), (E.QueryError, 2), (E.ExtractionError, 2), (E.NotFound, 2), (E.CurationConflict, 2),
     (KgError, 2),
 )
 
@@ -185,7 +189,7 @@ def _register() -> None:
     """The commands, one module per noun, in the order ``kg --help`` lists them."""
     import importlib
 
-    for mod in ("build", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
+    for mod in ("build", "curate", "stats", "explore", "diff", "maps", "rdf", "serve", "neo4j", "queries", "evaluation", "info"):
         importlib.import_module(f"kg.cli.{mod}").register(app)
 
 

@@ -33,6 +33,7 @@ def build(
     ner: Annotated[Path | None, typer.Option("--ner", envvar="KG_NER_MODEL", help="Also use an optional trained span model in this folder (GPL-3.0-derived; trained from a kg checkout).")] = None,
     model: Annotated[str | None, typer.Option("--model", envvar="KG_SPANS", help="The extraction pipeline: default (the contextual encoder and rules), fast (the span CNN and rules: faster, less accurate), off (rules only), or a span model's folder.")] = None,
     wait: Annotated[bool, typer.Option("--wait", help="If another build is writing the folder, wait for it instead of exiting with code 5.")] = False,
+    curation: Annotated[Path | None, typer.Option("--curation", help="A curation file (kg curate) to make the folder's own and apply, e.g. one copied from another graph.")] = None,
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
 
@@ -58,7 +59,8 @@ def build(
 
         try:
             result = run_build(inputs, out_dir, workers=workers, dask=dask, report=report, fresh=fresh,
-                               progress=progress, ner_model=str(ner or ""), wait=wait, waiting=waiting)
+                               progress=progress, ner_model=str(ner or ""), wait=wait, waiting=waiting,
+                               curation=curation)
         except KgError:
             prog.stop()
             report_problems(err, report, quiet)
@@ -66,6 +68,12 @@ def build(
         for t in tasks.values():
             prog.update(t, total=prog.tasks[t].total or 1, completed=prog.tasks[t].total or 1)
     code = report_problems(err, report, quiet)
+    cur = result.curation
+    for line in (*cur.stale, *cur.skipped):
+        err.print(f"[yellow]warning[/]: {line}", markup=True, highlight=False)
+    if cur.applied or cur.stale or cur.skipped:
+        err.print(f"curation: {cur.applied} decision(s) applied, {len(cur.stale)} no longer apply, "
+                  f"{len(cur.skipped)} line(s) skipped")
     m = result.manifest
     err.print(f"graph: {m['papers']} papers ({result.new} extracted, {result.reused} reused), "
               f"{m['nodes']} nodes, {m['edges']} edges -> {out_dir}/")

@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kg.cli import GraphDir, consoles
-from kg.defaults import GRAPH_DIR
+from kg.cli import GraphDir, MinConfidence, consoles
+from kg.defaults import GRAPH_DIR, MIN_CONFIDENCE
 
 #: characters of an evidence sentence shown in text output (JSON has all of it)
 EVIDENCE_CHARS = 200
@@ -26,6 +26,7 @@ def show(
     graph: GraphDir = GRAPH_DIR,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Rows shown per relation type.")] = 10,
     as_json: Json = False,
+    min_confidence: MinConfidence = MIN_CONFIDENCE,
 ) -> None:
     """One entity or paper: its names, papers, taxonomy and edges by type, with evidence.
 
@@ -37,7 +38,7 @@ def show(
     from kg.explore.lookup import show as run
     from kg.graph import load_graph
 
-    result = run(load_graph(graph), name, limit)
+    result = run(load_graph(graph, min_confidence=min_confidence), name, limit)
     if as_json:
         _print_json(asdict(result))
         return

@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import GraphDir, consoles, parse_param, progress_bar
-from kg.defaults import GRAPH_DIR, NEO4J_BATCH, NEO4J_URI, NEO4J_USER
+from kg.cli import GraphDir, MinConfidence, consoles, parse_param, progress_bar
+from kg.defaults import GRAPH_DIR, MIN_CONFIDENCE, NEO4J_BATCH, NEO4J_URI, NEO4J_USER
 from kg.errors import QueryError
 
 FORMATS = ("table", "json", "csv")
@@ -52,6 +52,7 @@ def load(
                                                      "row: a slow baseline for benchmarks).")] = "batch",
     wipe: Annotated[bool, typer.Option("--wipe", help="Delete the kg nodes already in the database "
                                                       "first (other nodes are kept).")] = False,
+    min_confidence: MinConfidence = MIN_CONFIDENCE,
 ) -> None:
     """Load the graph into Neo4j: constraints and indexes, then MERGE nodes and relationships.
 
@@ -67,7 +68,7 @@ def load(
     if mode not in MODES:
         raise typer.BadParameter(f"use one of {', '.join(MODES)}", param_hint="--mode")
     _quiet_driver_logs()
-    G = load_graph(graph)
+    G = load_graph(graph, min_confidence=min_confidence)
     driver = connect(uri, user, password, database)
     with driver, progress_bar(err) as prog:
         def progress(desc: str, total: int | None):

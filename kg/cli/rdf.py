@@ -17,8 +17,8 @@ from typing import Annotated
 
 import typer
 
-from kg.cli import consoles, parse_param
-from kg.defaults import BASE_IRI, GRAPH_DIR, HTML_DEPTH, HTML_MAX_NODES, MAP_NODES
+from kg.cli import MinConfidence, consoles, parse_param
+from kg.defaults import BASE_IRI, GRAPH_DIR, HTML_DEPTH, HTML_MAX_NODES, MAP_NODES, MIN_CONFIDENCE
 from kg.errors import QueryError
 
 GraphOpt = Annotated[Path, typer.Option("--graph", "-g", help="Graph folder written by kg build.")]
@@ -41,6 +41,7 @@ def export(
         f"or {MAP_NODES} entities on the map).")] = None,
     view: Annotated[str | None, typer.Option(
         "--view", metavar="map|graph", help="html: map (entities in areas; the default without --around) or graph (the nodes, papers included).")] = None,
+    min_confidence: MinConfidence = MIN_CONFIDENCE,
 ) -> None:
     """Export the graph as RDF (Turtle, N-Triples, JSON-LD), GraphML, CSV for neo4j-admin, or
     one self-contained interactive HTML page.
@@ -78,7 +79,7 @@ def export(
         hint = "--around" if around is not None else "--view" if view is not None else "--max-nodes"
         raise typer.BadParameter("applies to the html export only; add --format html", param_hint=hint)
     try:
-        result = export_graph(graph, fmt, out_path, base, **options)
+        result = export_graph(graph, fmt, out_path, base, min_confidence, **options)
     except (UsageError, NotFound) as exc:
         if around is None:
             raise

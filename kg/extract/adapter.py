@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
+from kg.calibration import calibrate_relations
 from kg.extract import cues, rules
 from kg.extract.docutil import doc_text, sentences
 from kg.extract.names import lower_common_words, stoplist
@@ -205,7 +206,8 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
     relations = _dedupe(relations)
     title = paper.title or _title(paper, entities, proposed_ids)
     results = find_results(text, sents, [e for e in entities if e.id not in derived], set(proposed_ids))
-    return Extraction(replace(paper, title=title), tuple(entities), tuple(relations), tuple(results))
+    return Extraction(replace(paper, title=title), tuple(entities), tuple(calibrate_relations(relations)),
+                      tuple(results))
 
 
 _GREEK = str.maketrans({k: v + " " for k, v in GREEK.items()})

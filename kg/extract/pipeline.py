@@ -33,6 +33,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
+from kg.calibration import CALIBRATION_FILE
 from kg.extract import cues, rules
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
 from kg.extract.lexicon import Lexicon, lexicon_at
@@ -78,6 +79,7 @@ def pipeline_id(ner_model: Path | str | None = None, spans_model: Path | str | N
         out += f"+ner-scier-{NER_VERSION}"
         folders.append(Path(ner_model))
     files = [SCHEMA_DIR / n for n in ("stoplist.txt", "role_cues.txt", "spelling.txt")]
+    files.append(CALIBRATION_FILE)  # scores calibrated otherwise are other scores (absent: as before)
     return f"{out}@{content_hash(tuple(str(f) for f in folders), tuple(str(f) for f in files))}"
 
 

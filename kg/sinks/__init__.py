@@ -143,8 +143,9 @@ def export(G: nx.MultiDiGraph, out: Path, fmt: str = "ttl", base: str = DEFAULT_
 
 
 def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
-                 base: str = DEFAULT_BASE, **options) -> ExportResult:
-    """Load the graph folder and export it (default: into the folder itself).
+                 base: str = DEFAULT_BASE, min_confidence: float = 0.0, **options) -> ExportResult:
+    """Load the graph folder and export it (default: into the folder itself), less the facts
+    below ``min_confidence`` (:mod:`kg.confidence`).
 
     >>> # export_graph(Path("exports"), "nt").path
     """
@@ -153,7 +154,7 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
 
     check_base(base)
     where = current(Path(graph_dir))  # graph and manifest from one generation, however builds run
-    G = load_graph(where)
+    G = load_graph(where, min_confidence=min_confidence)
     if resolve_format(fmt) == "html":
         options.setdefault("folder", Path(graph_dir))  # what the map compares itself with is told apart from it
     return export(G, out or default_path(graph_dir, fmt), fmt, base, read_manifest(where), **options)

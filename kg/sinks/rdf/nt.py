@@ -68,6 +68,8 @@ def _pred(p) -> tuple[str, str]:
 
 
 statement_values = itemgetter("evidence", "start", "end", "rule", "confidence")
+#: the provenance a full statement's template writes; an edge with more (curation) takes the general path
+FULL = ("evidence", "start", "end", "rule", "confidence")
 assert len({r.prop for r in RELATIONS.values()}) == len(RELATIONS), "one predicate per relation"
 
 
@@ -192,7 +194,7 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
             except KeyError:
                 ev = None
             if (type(ev) is str and type(start) is int and type(end) is int and type(rule) is str
-                    and type(conf) is float):
+                    and type(conf) is float and "curated_by" not in ed and "curated_at" not in ed):
                 rule_lit = rules.get(rule)
                 if rule_lit is None:
                     rule_lit = rules[rule] = literal(rule, "string")
@@ -237,8 +239,11 @@ def nt_data_chunks(G: nx.MultiDiGraph, base: str, stats: Stats, pairs: Counter |
     if statements:
         classes["Statement"] = statements
     predicates: dict[tuple[str, str], int] = {}
-    for t in (A, *STATEMENT, DERIVED, *(pred for _, pred, _ in EDGE_SPECS)):
+    for t in (A, *STATEMENT, DERIVED, *(pred for name, pred, _ in EDGE_SPECS if name in FULL)):
         predicates[t] = full_statements + counts.get(terms.nt_iri(t), 0)
+    for name, pred, _ in EDGE_SPECS:
+        if name not in FULL:
+            predicates[pred] = counts.get(terms.nt_iri(pred), 0)
     nodes_written = sum(v for k, v in classes.items() if k != "Statement")
     predicates[A] += nodes_written
     id_pred = _pred(next(iter(LABELS.values())).props[0])

@@ -197,9 +197,14 @@ def ontology_ttl() -> str:
         ("a", "owl:ObjectProperty"), ("rdfs:label", _lit(name)), ("rdfs:comment", _lit(comment)),
         ("rdfs:domain", f"kg:{PAIR.name}"), ("rdfs:range", f"kg:{member}")]) + "\n")
     parts.append("# Node properties\n\n")
+    edge_curies = {prop_curie(p) for p in EDGE_PROPS}
+    on_nodes: dict[str, list[str]] = {}  # kg terms of nodes and edge statements alike (confidence)
     for c, (p, labels) in datatype_props().items():
         if not c.startswith("kg:"):
             ext_props[c] = "owl:AnnotationProperty" if c in _ANNOTATION else "owl:DatatypeProperty"
+            continue
+        if c in edge_curies:
+            on_nodes[c] = labels
             continue
         parts.append(_block(c, [
             ("a", "owl:DatatypeProperty"), ("rdfs:label", _lit(c[3:])), ("rdfs:comment", _lit(p.comment)),
@@ -213,9 +218,13 @@ def ontology_ttl() -> str:
         if p.name == "paper":  # the paper id becomes the paper's IRI
             ext_props[c] = "owl:ObjectProperty"
             continue
+        if not c.startswith("kg:"):  # PROV-O attribution of curated facts: declared only
+            ext_props[c] = "owl:DatatypeProperty"
+            continue
+        domain = _class_expr((EDGE_STATEMENT[0], *on_nodes.get(c, ())))
         parts.append(_block(c, [
             ("a", "owl:DatatypeProperty"), ("rdfs:label", _lit(c[3:])), ("rdfs:comment", _lit(p.comment)),
-            ("rdfs:domain", f"kg:{EDGE_STATEMENT[0]}"), ("rdfs:range", XSD[p.datatype]),
+            ("rdfs:domain", domain), ("rdfs:range", XSD[p.datatype]),
         ]) + "\n")
     parts.append("# Standard terms used above, declared for OWL 2 DL tools\n\n")
     for c in sorted(external):

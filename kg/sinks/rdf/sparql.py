@@ -121,10 +121,11 @@ def _stamp_path(nt: Path) -> Path:
 
 
 def _graph_of(where: Path) -> str:
+    from kg.curate import fingerprint
     from kg.graph import GRAPH_FILE, read_manifest
 
     entry = read_manifest(where).get("files", {}).get(GRAPH_FILE)
-    return str(entry.get("sha256")) if isinstance(entry, dict) else ""
+    return (str(entry.get("sha256")) if isinstance(entry, dict) else "") + fingerprint(where)
 
 
 def _digest(path: Path) -> tuple[int, str]:

@@ -77,7 +77,7 @@ def test_files_headers_and_arguments(tmp_path):
     assert papers and all(r[-1] for r in papers) and {r[-1] for r in papers} <= set(venue_names.values())
     header, _ = read_back(tmp_path / "relationships-PROPOSES.csv")
     assert header == [":START_ID(kg)", ":END_ID(kg)", "key", "paper", "evidence", "start:long", "end:long",
-                      "rule", "confidence:double"]
+                      "rule", "confidence:double", "curated_by", "curated_at"]
     cmd = out.command("bash scripts/neo4j admin")
     assert cmd.startswith("bash scripts/neo4j admin database import full neo4j --overwrite-destination --nodes=")
 
@@ -99,8 +99,8 @@ def test_values_round_trip_through_an_rfc4180_reader(tmp_path):
     _, rows = read_back(tmp_path / "nodes-Method.csv")
     (row,) = rows
     assert row[:4] == ["method:m", WEIRD[0], ARRAY_DELIMITER.join(WEIRD[1:5]), "3"]
-    _, rows = read_back(tmp_path / "relationships-PROPOSES.csv")
-    assert rows[0][4] == WEIRD[3] and rows[0][-1] == "0.7224999999999999"
+    header, rows = read_back(tmp_path / "relationships-PROPOSES.csv")
+    assert rows[0][4] == WEIRD[3] and rows[0][header.index("confidence:double")] == "0.7224999999999999"
     text = (tmp_path / "nodes-Model.csv").read_text(encoding="utf-8")
     assert '"model:qf","Q",,0,,,,' in text  # missing: empty and unquoted; strings: always quoted
     text = (tmp_path / "nodes-Task.csv").read_text(encoding="utf-8")
@@ -115,7 +115,7 @@ def test_any_string_round_trips_offline(tmp_path_factory, s):
     out = tmp_path_factory.mktemp("csv")
     write_neo4j_csv(G, out)
     _, rows = read_back(out / "nodes-Method.csv")
-    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1", shorten(s)]]
+    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1", "", "", "", shorten(s)]]  # no curation
 
 
 def test_the_array_delimiter_inside_an_alias_is_refused(tmp_path):

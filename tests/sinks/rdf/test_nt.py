@@ -44,6 +44,20 @@ def test_sample_graph_is_written_byte_for_byte_as_the_general_path(sample_graph_
     assert text.count("\n") > 1000
 
 
+def test_curated_facts_are_written_as_the_general_path_writes_them():
+    from kg.curate import apply, make
+
+    G = hostile_graph()
+    paper = next(n for n, d in G.nodes(data=True) if d.get("label") == "Paper")
+    entity = next(n for n, d in G.nodes(data=True) if d.get("label") == "Technique")
+    apply(G, [make("propose", paper=paper.removeprefix("paper:"), node=entity, by="ana", at="2026-01-01T00:00:00Z"),
+              make("rename", node=entity, name="Renamed", by="bo", at="2026-01-02T00:00:00Z")])
+    for _, _, d in [e for e in G.edges(data=True) if e[2].get("evidence")][:1]:  # extracted, and curated
+        d.update(curated_by="cy", curated_at="2026-01-03T00:00:00Z")
+    text = assert_same(G)
+    assert text.count("prov#wasAttributedTo>") >= 3 and "prov#generatedAtTime>" in text
+
+
 @pytest.mark.parametrize("base", [terms.DEFAULT_BASE, "https://example.org/kg#", "urn:x:kg/"])
 def test_hostile_graph_and_other_bases(base):
     assert_same(hostile_graph(), base=base)

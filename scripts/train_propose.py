@@ -51,8 +51,14 @@ def sources(model: Path, folds: Path | None, encoder: Path | None = None,
     import shutil
 
     from kg.evaluate import read_paper_gold
+    from kg.extract.encoder import available
 
-    out = [([r for s in SPLITS for r in read_paper_gold(GOLD, s)], Path("") if encoder else model, encoder)]
+    # with cross-fitting encoders, every example is read by one of them (the paper-level gold, which
+    # no encoder trains on, by the first), so the decisions learn one kind of reader's confidence
+    fold_encs = [encoder_folds / str(k) for k in (0, 1)
+                 if encoder and encoder_folds and available(encoder_folds / str(k))]
+    gold_reader = fold_encs[0] if fold_encs else encoder
+    out = [([r for s in SPLITS for r in read_paper_gold(GOLD, s)], Path("") if encoder else model, gold_reader)]
     if folds or encoder_folds:
         sys.path.insert(0, str(ROOT / "scripts"))
         sys.path.insert(0, str(ROOT / "eval"))
@@ -65,6 +71,8 @@ def sources(model: Path, folds: Path | None, encoder: Path | None = None,
         for k in (0, 1):
             fold_model = folds / str(k) if folds else Path("")
             fold_enc = encoder_folds / str(k) if encoder and encoder_folds else None
+            if encoder and fold_enc not in fold_encs:
+                continue  # no encoder held this fold out: its papers are not read
             owner, reader = (encoder, fold_enc) if encoder else (model, fold_model)
             if (owner / "select").is_dir():
                 shutil.rmtree(reader / "select", ignore_errors=True)

@@ -43,10 +43,10 @@ def extractor():
 
 @pytest.fixture(scope="session")
 def rules_extractor():
-    """Rules and lexicons only (no span model): what tests of a rule pin."""
+    """Rules and lexicons only (no span model, no encoder): what tests of a rule pin."""
     from kg.extract import Extractor
 
-    return Extractor(spans_model="")
+    return Extractor(spans_model="", encoder="")
 
 
 @pytest.fixture(scope="session")

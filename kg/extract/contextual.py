@@ -62,6 +62,23 @@ def make_encoder_spans(nlp: Language, name: str, lexicon_dir: str) -> EncoderSpa
     return EncoderSpans(lexicon_at(lexicon_dir))
 
 
+def within_sentences(start: int, end: int, starts: list[int]) -> list[tuple[int, int]]:
+    """The parts of the span ``[start, end)`` in each sentence it touches (``starts``: the
+    character offsets where the second and later sentences begin, ascending). The encoder reads
+    across sentences and may continue a name over a full stop; a name never does.
+
+    >>> within_sentences(0, 14, [8])
+    [(0, 8), (8, 14)]
+    >>> within_sentences(2, 6, [8])
+    [(2, 6)]
+    """
+    from bisect import bisect_right
+
+    cuts = starts[bisect_right(starts, start):bisect_right(starts, end - 1)]
+    bounds = [start, *cuts, end]
+    return [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
 class EncoderSpans:
     """Names the encoder's spans as the span CNN's are named (:func:`kg.extract.spans.clean_span`)."""
 
@@ -69,7 +86,7 @@ class EncoderSpans:
         self.lexicon = lexicon
 
     def __call__(self, doc: Doc) -> Doc:
-        from kg.extract.docutil import doc_text
+        from kg.extract.docutil import doc_text, sentences, set_sentences
         from kg.extract.names import canonical_long_form, lower_common_words
         from kg.extract.spans import clean_span
 
@@ -78,11 +95,15 @@ class EncoderSpans:
             doc._.kg_encoder_spans = ()
             return doc
         text = doc_text(doc)
+        if "kg_sents" not in doc.user_data:  # alone in a pipeline: the punctuation rules of kg_sentences
+            set_sentences(doc)
+        starts = [c0 for _, _, c0, _ in sentences(doc)][1:]
         out = []
         for start, end, label, conf in fr.reading.spans.get(fr.field, ()):
-            got = clean_span(text, start, end, label, self.lexicon, canonical_long_form, lower_common_words)
-            if got is not None:
-                out.append(EncoderSpan(*got, conf))
+            for a, b in within_sentences(start, end, starts):
+                got = clean_span(text, a, b, label, self.lexicon, canonical_long_form, lower_common_words)
+                if got is not None:
+                    out.append(EncoderSpan(*got, conf))
         doc._.kg_encoder_spans = tuple(out)
         return doc
 

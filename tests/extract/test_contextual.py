@@ -67,3 +67,20 @@ def test_the_default_pipeline_declares_what_each_component_assigns():
     assert "kg_encoder" in ex.nlp.pipe_names
     problems = ex.nlp.analyze_pipes()["problems"]
     assert not any(problems.values()), problems
+
+
+def test_a_name_never_runs_over_a_full_stop():
+    from kg.extract.contextual import within_sentences
+
+    assert within_sentences(11, 25, [19]) == [(11, 19), (19, 25)]  # "FooNet. FooNet" -> two names
+    assert within_sentences(0, 30, [5, 12, 40]) == [(0, 5), (5, 12), (12, 30)]
+    assert within_sentences(12, 18, [5, 12, 40]) == [(12, 18)]  # a name that starts a sentence
+
+
+@pytest.mark.skipif(not E.available(E.DEFAULT_ENCODER), reason="no packaged encoder")
+def test_the_encoder_reads_names_within_their_sentence(extractor):
+    from kg.records import Paper
+
+    ex = extractor.extract(Paper("p", "We propose FooNet. FooNet gives up to 3.1x faster inference on vLLM."))
+    assert "method:foonet" in {e.id for e in ex.entities}
+    assert all("." not in e.name for e in ex.entities)

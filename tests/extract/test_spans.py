@@ -46,8 +46,17 @@ def test_a_named_model_folder_must_hold_a_model(tmp_path):
         resolve_model(tmp_path)
 
 
+@pytest.fixture(scope="module")
+def fast_extractor():
+    """The fast pipeline (``--model fast``): rules, the packaged span model and its selector."""
+    from kg.extract import Extractor
+
+    return Extractor(spans_model=str(DEFAULT_MODEL), encoder="")
+
+
 @pytest.mark.skipif(not available(DEFAULT_MODEL), reason="no packaged span model")
-def test_the_packaged_model_runs_in_the_default_pipeline(extractor):
+def test_the_packaged_model_runs_in_the_fast_pipeline(fast_extractor):
+    extractor = fast_extractor
     assert "kg_spans" in extractor.nlp.pipe_names
     assert extractor.nlp.get_pipe("kg_entities").selector is not None
     doc = extractor.nlp("We evaluate speculative decoding on ImageNet and CIFAR-10 and report top-1 accuracy.")

@@ -54,7 +54,8 @@ def test_ctrl_c_during_build_leaves_previous_graph(tmp_path):
     build([str(SAMPLE)], tmp_path)
     before = snapshot(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "kg.cli", "build", str(big), "-o", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal would
     lock = tmp_path / META / LOCK
     deadline = time.monotonic() + patience(300)
     while lock.read_text(encoding="ascii").strip() != f"pid {proc.pid}":  # the handshake: it holds the folder

@@ -479,7 +479,11 @@ def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
         raise GraphNotFoundError(f"{graph}: no graph folder here (no {EXTRACTIONS_FILE}); build one with kg build")
     rows = read_pairs(gold)
     exs = load_extractions(graph)
-    remap = canonical_ids(collect(exs), default_lexicon())
+    from kg.senses import scope
+
+    lexicon = default_lexicon()
+    exs = [scope(ex, lexicon) for ex in exs]  # the ids resolution reads
+    remap = canonical_ids(collect(exs, None, lexicon), lexicon)
     result = score_draws(rows, node_of_mention(exs, remap), max(examples, 10))
     result.update(gold=str(gold), graph=str(graph))
     return result

@@ -90,6 +90,8 @@ COMMON = (
 ENTITY_PROPS = COMMON + (
     Prop("aliases", "string[]", "Other names found for the entity (acronyms, spellings).", False, "skos:altLabel"),
     Prop("papers", "integer", "Number of papers that mention the entity.", False, "papers"),
+    Prop("merges", "string[]", "Why other extracted names joined the entity: each rule, how many names it "
+         "merged and its lowest score.", False, "mergeReason"),
 )
 
 LABELS: dict[str, Label] = {

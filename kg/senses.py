@@ -7,6 +7,7 @@ resolves only through evidence:
   (``Segment Anything (SAM)`` ... ``SAM``), and gives a short form the paper does not define
   (and the lexicon does not know) an id of its own paper, ``method:sam--<paper hash>``, so that
   resolution decides for each paper apart which entity it names;
+- :func:`scope` also reads a paper's proposal of a concept the lexicon knows as a use;
 - :func:`context_bag` is what a paper is about, as hashed features (its content words and the
   ids of its entities), and :func:`similarity` the TF-IDF cosine of two such bags, the
   evidence resolution weighs before a short form joins a long form another paper defines.
@@ -85,11 +86,23 @@ def paper_map(ex: Extraction, lexicon: Lexicon | None) -> dict[str, str]:
     return out
 
 
+def known_proposals(ex: Extraction, lexicon: Lexicon | None) -> set[str]:
+    """The ids the paper proposes that the lexicon knows: a known concept (LoRA, CLIP, gradient
+    descent) is used, never introduced, whatever the proposal rules read."""
+    if lexicon is None:
+        return set()
+    by_id = {e.id: e for e in ex.entities}
+    return {r.target for r in ex.relations
+            if r.type == "PROPOSES" and r.target in by_id and _known(by_id[r.target], lexicon)}
+
+
 def scope(ex: Extraction, lexicon: Lexicon | None) -> Extraction:
-    """``ex`` with its short forms folded or scoped (:func:`paper_map`); ``ex`` itself when
-    nothing changes. Depends on the paper and the lexicon only."""
+    """``ex`` with its short forms folded or scoped (:func:`paper_map`) and its proposals of
+    known concepts read as uses (:func:`known_proposals`); ``ex`` itself when nothing changes.
+    Depends on the paper and the lexicon only."""
     m = paper_map(ex, lexicon)
-    if not m:
+    known = known_proposals(ex, lexicon)
+    if not m and not known:
         return ex
     by_id = {e.id: e for e in ex.entities}
     entities: dict[str, Entity] = {}
@@ -108,6 +121,8 @@ def scope(ex: Extraction, lexicon: Lexicon | None) -> Extraction:
     relations: list[Relation] = []
     seen: set[tuple[str, str, str]] = set()
     for r in ex.relations:
+        if r.type == "PROPOSES" and r.target in known:
+            r = replace(r, type="USES")
         r2 = replace(r, source=m.get(r.source, r.source), target=m.get(r.target, r.target))
         key = (r2.type, r2.source, r2.target)
         if r2.source == r2.target or key in seen:

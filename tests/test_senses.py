@@ -5,7 +5,7 @@ from __future__ import annotations
 from kg.extract.lexicon import LexEntry, Lexicon
 from kg.graph import build_graph
 from kg.records import Entity, Extraction, Mention, Paper, Relation
-from kg.resolve import resolve
+from kg.resolve import collect, resolve
 from kg.senses import base_id, context_bag, is_short_form, scope, scoped_id
 
 SHARP = "We study the loss landscape flatness of neural network training: minimizing sharpness of the loss " \
@@ -121,3 +121,16 @@ def test_context_bags_hold_content_words_and_entities():
     assert a == context_bag(paper("b", SHARP, ent("Method", "SAM")))
     assert a != context_bag(paper("a", SEGMENT, ent("Method", "SAM")))
     assert list(a) == sorted(set(a))
+
+
+def test_a_known_concept_is_used_never_proposed():
+    lex = Lexicon([LexEntry("Method", "low-rank adaptation", ("LoRA",))])
+    lora = Entity("method:low-rank-adaptation", "Method", "LoRA")
+    own = ent("Method", "QuickTune")
+    ex = paper("q", PRIVACY, lora, own, relations=(Relation("PROPOSES", "q", lora.id), Relation("PROPOSES", "q", own.id),
+                                                   Relation("USES", "q", lora.id)))
+    got = [(r.type, r.target) for r in scope(ex, lex).relations]
+    assert got == [("USES", lora.id), ("PROPOSES", own.id)]
+    stats = collect([ex], None, lex)
+    assert stats[lora.id].proposed == set() and stats[own.id].proposed == {"q"}
+    assert [(r.type, r.target) for r in scope(ex, None).relations][0] == ("PROPOSES", lora.id)

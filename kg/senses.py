@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from kg.extract.lexicon import Lexicon, case_sensitive
 from kg.records import Entity, Extraction, Relation
-from kg.text import short_hash
+from kg.text import entity_id, fold, short_hash
 
 #: the labels whose short forms are scoped: the names of approaches, concepts, tasks and measures
 #: that papers abbreviate as they please (a model's, dataset's or tool's name is its own name)
@@ -96,11 +96,42 @@ def known_proposals(ex: Extraction, lexicon: Lexicon | None) -> set[str]:
             if r.type == "PROPOSES" and r.target in by_id and _known(by_id[r.target], lexicon)}
 
 
+def initials(text: str) -> str:
+    """``Forward Learning`` -> ``FL``."""
+    return "".join(w[0] for w in re.split(r"[\s\-]+", text) if w).upper()
+
+
+def redefined(ex: Extraction, lexicon: Lexicon | None) -> dict[str, tuple[str, str]]:
+    """The lexicon entities of the paper whose short form the paper defines as another thing:
+    id -> (new id, long form). ``Forward Learning (FL)`` is not the lexicon's FL (federated
+    learning) even when extraction linked the two by the acronym: the long form is written,
+    spells the acronym, and the lexicon does not know it."""
+    if lexicon is None:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    ids = {e.id for e in ex.entities}
+    for e in ex.entities:
+        shorts = {a for a in (*e.aliases, *(m.text for m in e.mentions)) if is_short_form(a)}
+        if not shorts or not _known(e, lexicon):
+            continue
+        for m in e.mentions:
+            t = m.text
+            new = entity_id(e.type, fold(t) or t)
+            if " " in t and initials(t) in shorts and lexicon.lookup(t) is None and new not in ids:
+                out[e.id] = (new, t)
+                break
+    return out
+
+
 def scope(ex: Extraction, lexicon: Lexicon | None) -> Extraction:
     """``ex`` with its short forms folded or scoped (:func:`paper_map`) and its proposals of
     known concepts read as uses (:func:`known_proposals`); ``ex`` itself when nothing changes.
     Depends on the paper and the lexicon only."""
-    m = paper_map(ex, lexicon)
+    other = redefined(ex, lexicon)
+    if other:
+        ex = replace(ex, entities=tuple(replace(e, id=other[e.id][0], name=other[e.id][1]) if e.id in other else e
+                                        for e in ex.entities))
+    m = paper_map(ex, lexicon) | {k: v for k, (v, _) in other.items()}
     known = known_proposals(ex, lexicon)
     if not m and not known:
         return ex
@@ -114,7 +145,7 @@ def scope(ex: Extraction, lexicon: Lexicon | None) -> Extraction:
             e = replace(e, id=target)
         entities[e.id] = e
     for eid, target in m.items():
-        if target in by_id:
+        if target in by_id and eid in by_id:
             t = entities[target]
             extra = tuple(x for x in by_id[eid].mentions if x not in t.mentions)
             entities[target] = replace(t, mentions=t.mentions + extra)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kg.extract.lexicon import LexEntry, Lexicon
 from kg.graph import build_graph
 from kg.records import Entity, Extraction, Mention, Paper, Relation
@@ -134,3 +136,18 @@ def test_a_known_concept_is_used_never_proposed():
     stats = collect([ex], None, lex)
     assert stats[lora.id].proposed == set() and stats[own.id].proposed == {"q"}
     assert [(r.type, r.target) for r in scope(ex, None).relations][0] == ("PROPOSES", lora.id)
+
+
+def test_a_paper_defining_a_known_short_form_otherwise_is_not_the_lexicons():
+    lex = Lexicon([LexEntry("Technique", "federated learning", ("FL",))])
+    linked = Entity("technique:federated-learning", "Technique", "federated learning", ("FL",),
+                    (Mention("Forward Learning", 0, 16), Mention("FL", 18, 20)))
+    ex = paper("f", PLANNING, linked, relations=(Relation("USES", "f", linked.id),))
+    got = scope(ex, lex)
+    assert [(e.id, e.name) for e in got.entities] == [("technique:forward-learning", "Forward Learning")]
+    assert [r.target for r in got.relations] == ["technique:forward-learning"]
+    # the lexicon's own long form, or one that does not spell the acronym, changes nothing
+    same = replace(linked, mentions=(Mention("Federated Learning", 0, 18), Mention("FL", 20, 22)))
+    other = replace(linked, mentions=(Mention("local clients", 0, 13), Mention("FL", 15, 17)))
+    for e in (same, other):
+        assert scope(paper("f", PLANNING, e), lex).entities == (e,)

@@ -135,7 +135,7 @@ def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | N
                 if k not in s.props or pid < s.props[k][0]:
                     s.props[k] = (pid, v)
             s.papers.add(pid)
-            if SCOPE in e.id or any(is_short_form(a) for a in e.aliases):
+            if SCOPE in e.id or is_short_form(e.name) or any(is_short_form(a) for a in e.aliases):
                 bag = context_bag(ex) if bag is None else bag
                 s.bags[pid] = bag
                 if len(s.bags) > CONTEXT_PAPERS:
@@ -283,6 +283,17 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None,
             continue  # a known entity (OPT the model) is not another paper's acronym
         candidates.append((eid, sorted(acronyms)))
     candidates.sort()
+    weights: dict[int, float] = {}
+
+    def close(eid: str, owner: str) -> float | None:
+        """The context score of a short form's papers against the owner's, or None when the
+        name is no short form (a name of words needs no context)."""
+        if not weights:
+            weights.update(idf({p: b for s in stats.values() for p, b in s.bags.items()}.values()))
+        one = tuple(sorted({f for b in stats[eid].bags.values() for f in b}))
+        bags = {p: b for m in (owner, *members.get(owner, ())) for p, b in stats[m].bags.items()}
+        return similarity(one, [bags[p] for p in sorted(bags)[:CONTEXT_PAPERS]], weights)
+
     changed = True
     while changed:
         changed = False
@@ -293,8 +304,12 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None,
                 owners = {final(o) for o in declared[name]} - {eid}
                 if len(owners) == 1 and _established(stats, [*owners, *members.get(next(iter(owners)), ())],
                                                      lexicon):
-                    remap[eid] = owners.pop()  # owners are final ids other than eid: no cycle
-                    why[eid] = "declared acronym"
+                    owner = next(iter(owners))
+                    score = close(eid, owner) if is_short_form(name) else None
+                    if score is not None and score < threshold:
+                        continue  # a short form joins a long form by its context, never by its name alone
+                    remap[eid] = owner  # owners are final ids other than eid: no cycle
+                    why[eid] = "declared acronym" if score is None else f"declared acronym by context {score:.2f}"
                     changed = True
                     break
     _senses(stats, remap, final, members, declared, lexicon, why, threshold)

@@ -151,3 +151,15 @@ def test_a_paper_defining_a_known_short_form_otherwise_is_not_the_lexicons():
     other = replace(linked, mentions=(Mention("local clients", 0, 13), Mention("FL", 15, 17)))
     for e in (same, other):
         assert scope(paper("f", PLANNING, e), lex).entities == (e,)
+
+
+def test_a_models_short_form_joins_a_declared_long_form_only_by_context():
+    exs = [long_form("k1", PRIVACY, "Technique", "speculative decoding", "SD"),
+           long_form("k2", PRIVACY, "Technique", "speculative decoding", "SD"),
+           paper("i1", SEGMENT, ent("Model", "SD"))]
+    _, node = node_of(exs)
+    assert node[("i1", "SD")] == "model:sd"
+    exs[2] = paper("i1", PRIVACY, ent("Model", "SD"))
+    ents, node = node_of(exs)
+    assert node[("i1", "SD")] == "technique:speculative-decoding"
+    assert ents["technique:speculative-decoding"].props["merges"][0].startswith("declared acronym by context")

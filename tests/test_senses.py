@@ -163,3 +163,13 @@ def test_a_models_short_form_joins_a_declared_long_form_only_by_context():
     ents, node = node_of(exs)
     assert node[("i1", "SD")] == "technique:speculative-decoding"
     assert ents["technique:speculative-decoding"].props["merges"][0].startswith("declared acronym by context")
+
+
+def test_kg_show_says_why_names_merged():
+    from kg.explore.lookup import show
+
+    exs = [long_form("s1", SHARP, "Method", "Sharpness-Aware Minimization", "SAM"),
+           long_form("s2", SHARP, "Method", "Sharpness-Aware Minimization", "SAM"),
+           paper("s3", SHARP, ent("Method", "SAM"), relations=(Relation("USES", "s3", "method:sam"),))]
+    view = show(build_graph(exs), "Sharpness-Aware Minimization")
+    assert dict(view.matches[0].props)["merges"][0].startswith("short form by context (1, score >= ")

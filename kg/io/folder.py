@@ -170,7 +170,7 @@ class GraphState:
                 edits.diff(_part_lines(paper_part(ex, old_remap, old_labels, lexicon)),
                            _part_lines(paper_part(ex, remap, labels, lexicon)))
 
-        self._papers(edits, new, remap, labels)
+        self._papers(edits, new, remap, labels, lexicon)
         self.remap, self.names, self.lexicon, self.why = remap, names, lex_id, why
         return edits
 
@@ -211,11 +211,11 @@ class GraphState:
         edits.diff(self.taxonomy_lines, lines)
         self.taxonomy_lines = lines
 
-    def _papers(self, edits: Edits, new: list[Extraction], remap: dict[str, str], labels: _Labels) -> None:
+    def _papers(self, edits: Edits, new: list[Extraction], remap: dict[str, str], labels: _Labels, lexicon) -> None:
         """The new papers' lines, and the venue and author nodes they name first."""
         before: dict[str, tuple[str, bytes] | None] = {}
         for ex in new:
-            part = paper_part(ex, remap, labels)  # already scoped
+            part = paper_part(ex, remap, labels, lexicon)  # scoped already: the same again
             edits.add.update(_part_lines(part))
             for n, attrs in part.shared:
                 first = self.shared.get(n)

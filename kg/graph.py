@@ -48,6 +48,7 @@ from kg.io.generations import META, Digest, current, locked, mismatch, new_gener
 from kg.records import Extraction
 from kg.resolve import Resolved, resolve
 from kg.schema import LABELS, RELATIONS, fit_relation
+from kg.senses import scope
 from kg.text import entity_id, fold, short_hash
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made: building a folder needs none
@@ -82,7 +83,7 @@ def build_graph(extractions: Iterable[Extraction], lexicon: Lexicon | None = Non
     for eid in sorted(entities):
         G.add_node(eid, **entity_attrs(entities[eid]))
     for ex in extractions:
-        part = paper_part(ex, remap, labels)
+        part = paper_part(ex, remap, labels, lexicon)
         for n, attrs in part.shared:
             if n not in G:  # venues and authors: the first paper's spelling
                 G.add_node(n, **attrs)
@@ -122,9 +123,13 @@ class PaperPart:
     shared: list[tuple[str, Attrs]] = field(default_factory=list)
 
 
-def paper_part(ex: Extraction, remap: Mapping[str, str], labels: Mapping[str, str]) -> PaperPart:
-    """The paper's share of the graph. ``remap`` maps extracted ids to canonical ids and
-    ``labels`` gives every canonical entity's label; nothing else about other papers matters."""
+def paper_part(ex: Extraction, remap: Mapping[str, str], labels: Mapping[str, str],
+               lexicon: Lexicon | None = None) -> PaperPart:
+    """The paper's share of the graph. ``remap`` maps extracted ids, once the paper's short
+    forms are scoped with ``lexicon`` (:func:`kg.senses.scope`, as resolution read them), to
+    canonical ids and ``labels`` gives every canonical entity's label; nothing else about
+    other papers matters."""
+    ex = scope(ex, lexicon)
     p = ex.paper
     pid = paper_node(p.id)
     part = PaperPart()

@@ -257,3 +257,19 @@ def test_kg_build_adds_papers_without_reading_the_stored_ones(tmp_path):
     assert (added.new, again.new, again.reused) == (19, 0, 27)
     for name in (GRAPH_FILE, EXTRACTIONS_FILE):
         assert (inc / name).read_bytes() == (one / name).read_bytes()
+
+
+def test_a_folder_reads_a_papers_short_forms_as_a_one_shot_build_does():
+    """The folder scopes each paper's short forms with the lexicon, as resolution did: a known
+    short form (DETR) keeps its id, so an edge to it is kept."""
+    from kg.extract.lexicon import LexEntry, Lexicon
+    from kg.graph import build_graph
+    from kg.io.folder import GraphState
+    from kg.records import Entity, Extraction, Paper, Relation
+
+    lex = Lexicon([LexEntry("Method", "DETR")])
+    ex = Extraction(Paper("p", "A detector."), (Entity("method:v-detr", "Method", "V-DETR"), Entity("method:detr", "Method", "DETR")),
+                    (Relation("PROPOSES", "p", "method:v-detr"), Relation("USES", "method:v-detr", "method:detr")))
+    edits = GraphState().add([ex], lex, lambda ids: {})
+    assert any("USES\x00method:detr" in k for k in edits.add)
+    assert build_graph([ex], lex).has_edge("method:v-detr", "method:detr")

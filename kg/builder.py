@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.errors import InputError, UsageError
-from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks, extractions_only
-from kg.graph import load_extractions, load_graph
 from kg.io.folder import GraphFolder
+from kg.io.format import load_extractions, load_graph
 from kg.io.generations import locked
 from kg.io.readers import ReadReport, check_inputs, read_papers
+from kg.lexicon import default_lexicon
 from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from kg.errors import ConfigError
-from kg.extract.lexicon import Lexicon, case_sensitive
+from kg.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
 from kg.schema import ENTITY_LABELS, SCHEMA_DIR, data_file
 from kg.text import entity_id, fold

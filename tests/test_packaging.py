@@ -80,7 +80,7 @@ def test_the_wheel_carries_the_data_and_its_licence(installed):
 
 
 def test_missing_data_is_an_error_naming_the_file(tmp_path):
-    from kg.extract.lexicon import Lexicon
+    from kg.lexicon import Lexicon
 
     with pytest.raises(DataMissing, match=str(tmp_path)):
         Lexicon.load(tmp_path)

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 import kg.io.folder as folder_mod
 from kg.builder import build
 from kg.errors import GraphDamaged
-from kg.extract.lexicon import LexEntry, Lexicon
-from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, build_graph, graph_lines
+from kg.graph import build_graph
 from kg.io.folder import STATE_FILE, FolderState, GraphFolder
+from kg.io.format import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, graph_lines
 from kg.io.generations import current, sign
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Evidence, Extraction, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold

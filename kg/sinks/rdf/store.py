@@ -92,7 +92,7 @@ def export_version() -> str:
 def graph_key(generation: Path) -> str:
     """What identifies the graph of a generation: its manifest's sha256 of graph.jsonl (the
     file's size and time for a manifest without checksums)."""
-    from kg.graph import GRAPH_FILE, read_manifest
+    from kg.io.format import GRAPH_FILE, read_manifest
 
     entry = read_manifest(generation).get("files", {}).get(GRAPH_FILE)
     if isinstance(entry, dict) and entry.get("sha256"):
@@ -229,7 +229,7 @@ def open_store(folder: str | Path, say: Callable[[str], None] | None = None) -> 
 
     >>> # open_store("exports").path  ->  Path("exports/.kg/g000012/sparql-store")
     """
-    from kg.graph import GRAPH_FILE
+    from kg.io.format import GRAPH_FILE
     from kg.io.generations import current
     from kg.sinks.rdf.sparql import ensure_export
 

@@ -88,7 +88,7 @@ def squash(name: str) -> str:
 
 def _mentions(graph: Path):
     """(extractions, canonical id of every extracted id) of a graph folder."""
-    from kg.extract.lexicon import default_lexicon
+    from kg.lexicon import default_lexicon
     from kg.resolve import canonical_ids, collect
 
     exs = [Extraction.from_json(json.loads(x)) for x in (graph / "extractions.jsonl").read_text("utf-8").splitlines()

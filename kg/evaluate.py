@@ -471,8 +471,8 @@ def evaluate_gold(gold: Path, pred: Path | None = None, split: str = "fresh", pa
 def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
     """Score the merges of a built graph against judged resolution pairs (``kg eval DIR -g``)."""
     from kg.errors import GraphNotFoundError
-    from kg.extract.lexicon import default_lexicon
-    from kg.graph import EXTRACTIONS_FILE, load_extractions
+    from kg.io.format import EXTRACTIONS_FILE, load_extractions
+    from kg.lexicon import default_lexicon
     from kg.resolve import canonical_ids, collect
 
     if not (graph / EXTRACTIONS_FILE).is_file():

@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 
 from kg.errors import ConfigError
-from kg.extract.lexicon import Lexicon, case_sensitive
+from kg.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
 from kg.schema import ENTITY_LABELS, SCHEMA_DIR, data_file
 from kg.senses import SCOPE, base_id, context_bag, idf, is_short_form, scope, similarity

@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from kg.extract.lexicon import Lexicon, case_sensitive
+from kg.lexicon import Lexicon, case_sensitive
 from kg.records import Entity, Extraction, Relation
 from kg.text import entity_id, fold, short_hash
 

@@ -1,4 +1,4 @@
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import resolve
 from kg.senses import scoped_id

@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import aggregate, canonical_ids, changed, collect, resolve, resolve_stats
 from kg.senses import scope

@@ -5,7 +5,7 @@ name, the acronym owner, the long-form evidence, the spelling key) makes its tes
 
 from __future__ import annotations
 
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import resolution_key, resolve
 from kg.senses import scoped_id

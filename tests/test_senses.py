@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kg.extract.lexicon import LexEntry, Lexicon
 from kg.graph import build_graph
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Mention, Paper, Relation
 from kg.resolve import collect, resolve
 from kg.senses import base_id, context_bag, is_short_form, scope, scoped_id

@@ -49,29 +49,26 @@ from pathlib import Path
 import orjson
 
 from kg.errors import GraphDamaged
-from kg.extract.lexicon import Lexicon
-from kg.graph import (
+from kg.graph import PaperPart, entity_attrs, paper_part, taxonomy
+from kg.io.atomic import write_files
+from kg.io.format import (
     EXTRACTIONS_FILE,
     GRAPH_FILE,
     LEGACY_CACHES,
     MANIFEST_FILE,
     PUBLIC_FILES,
-    PaperPart,
     edge_key,
     edge_line,
-    entity_attrs,
     extraction_line,
     load_extractions,
     make_manifest,
     manifest_text,
     node_key,
     node_line,
-    paper_part,
     read_manifest,
-    taxonomy,
 )
-from kg.io.atomic import write_files
 from kg.io.generations import Digest, check_folder, current, mismatch, new_generation, sign, signed
+from kg.lexicon import Lexicon
 from kg.records import Extraction, Paper
 from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
 from kg.schema import SCHEMA_DIR
@@ -80,7 +77,8 @@ from kg.senses import scope
 STATE_FILE = "state.pickle"
 STATE_FORMAT = 4
 # the modules that decide what the files hold: an index written by other code is not used
-_CODE = ("kg.io.folder", "kg.io.generations", "kg.graph", "kg.resolve", "kg.senses", "kg.records", "kg.schema", "kg.text", "kg.extract.lexicon")
+_CODE = ("kg.io.folder", "kg.io.format", "kg.io.generations", "kg.graph", "kg.resolve", "kg.senses", "kg.records", "kg.schema", "kg.text",
+         "kg.lexicon")
 
 
 @contextlib.contextmanager

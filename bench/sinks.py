@@ -18,7 +18,7 @@ def bench_export(graph_dir: Path, tmp: Path) -> dict:
     of the same N-Triples lines."""
     import rdflib
 
-    from kg.graph import load_graph, read_manifest
+    from kg.io.format import load_graph, read_manifest
     from kg.sinks import export
 
     G = load_graph(graph_dir)
@@ -114,7 +114,7 @@ def bench_neo4j(graph_dir: Path, subset_edges: int = 5000) -> dict:
     """Batched UNWIND MERGE vs one MERGE per row, same graph subset, same server."""
     import networkx as nx
 
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
     from kg.sinks.neo4j import store as ns
 
     if not os.environ.get("NEO4J_URI"):

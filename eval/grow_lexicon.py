@@ -54,7 +54,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 import sample  # noqa: E402
 
-from kg.extract.lexicon import FILES, Lexicon  # noqa: E402
+from kg.lexicon import FILES, Lexicon  # noqa: E402
 from kg.schema import LEXICON_DIR  # noqa: E402
 from kg.text import fold, singular  # noqa: E402
 

@@ -42,7 +42,7 @@ Each of its rows also has a ``split``, ``fit`` or ``test`` by a stable hash of t
 Batches are 50 pairs in draw order (``p000`` = pairs 0-49 of the first draw, ``r000`` of the
 second); an annotation batch file holds ``{"pair", "same", "why"}`` rows, a second annotation is
 ``q###`` (of ``p###``) or ``s###`` (of ``r###``). Scoring is ``kg eval eval/gold/pairs -g GRAPH``
-(which reads the first draw's ``p###`` batches).
+(the first draw's ``p###`` batches, and the second draw's ``r###`` by fit and test half).
 
 Usage::
 
@@ -88,7 +88,7 @@ def squash(name: str) -> str:
 
 def _mentions(graph: Path):
     """(extractions, canonical id of every extracted id) of a graph folder."""
-    from kg.extract.lexicon import default_lexicon
+    from kg.lexicon import default_lexicon
     from kg.resolve import canonical_ids, collect
 
     exs = [Extraction.from_json(json.loads(x)) for x in (graph / "extractions.jsonl").read_text("utf-8").splitlines()

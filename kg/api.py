@@ -53,7 +53,7 @@ class Graph:
 
     def __init__(self, folder: str | Path, report: ReadReport | None = None, min_confidence: float = 0.0):
         from kg.errors import GraphNotFoundError
-        from kg.graph import GRAPH_FILE
+        from kg.io.format import GRAPH_FILE
         from kg.io.generations import current
 
         if not isinstance(folder, str | Path) or not str(folder).strip():
@@ -73,7 +73,7 @@ class Graph:
     @property
     def manifest(self) -> dict:
         """Sources, counts and checksums of the current build."""
-        from kg.graph import read_manifest
+        from kg.io.format import read_manifest
 
         return read_manifest(self.folder)
 
@@ -81,14 +81,14 @@ class Graph:
     def nx(self) -> nx.MultiDiGraph:
         """The graph as a networkx ``MultiDiGraph`` (nodes and edges carry every property),
         curated, less the facts below :attr:`min_confidence`."""
-        from kg.graph import load_graph
+        from kg.io.format import load_graph
 
         return load_graph(self.folder, min_confidence=self.min_confidence)
 
     @property
     def extractions(self) -> list[Extraction]:
         """What was extracted from each paper, sorted by paper id."""
-        from kg.graph import load_extractions
+        from kg.io.format import load_extractions
 
         return load_extractions(self.folder)
 

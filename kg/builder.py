@@ -11,14 +11,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.curate import CurationReport, curation_path
+from kg.curate import CurationReport
 from kg.errors import InputError, UsageError
-from kg.extract.lexicon import default_lexicon
 from kg.extract.parallel import CHUNK, chunks, extractions_only
-from kg.graph import load_extractions, load_graph
 from kg.io.folder import GraphFolder
+from kg.io.format import curation_path, load_extractions, load_graph
 from kg.io.generations import locked
 from kg.io.readers import ReadReport, check_inputs, read_papers
+from kg.lexicon import default_lexicon
 from kg.records import Extraction, Failure, Paper
 from kg.schema import LEXICON_DIR
 
@@ -132,7 +132,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
     decisions are checked before anything is written and applied to the graph the build made
     (:attr:`BuildResult.curation` says which no longer apply).
     """
-    from kg.curate import check_for_build
+    from kg.curator import check_for_build
 
     check_for_build(out, curation)
     inputs = check_inputs(inputs)
@@ -173,7 +173,7 @@ def build(inputs: Iterable[str], out: Path, workers: int = 1, dask: str | None =
 def curate_built(result: BuildResult, curation: Path | None) -> CurationReport:
     """Make ``curation`` the folder's curation file (when given) and apply the folder's
     decisions to the graph just built; the curated graph becomes ``result.graph``."""
-    from kg.curate import copy_into
+    from kg.curator import copy_into
 
     if curation is not None:
         copy_into(result.folder, curation)

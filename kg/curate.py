@@ -20,6 +20,10 @@ so the file can be commented, kept under version control and copied to another g
 and who recorded it when (``by``, ``at``). The facts a decision makes or changes carry
 ``curated_by``, ``curated_at`` and confidence 1.0; rejected facts are in no output.
 
+Every read of a graph folder applies its file (:func:`kg.io.format.load_graph`); a decision is
+recorded, and a build's file copied in, by :mod:`kg.curator`. This module needs nothing of the
+folder, so the folder's reader may import it.
+
 :func:`apply` runs in one fixed order whatever the order of the file (splits, merges,
 relabels, renames, rejections of edges, then of nodes, then proposals), so the same graph and
 file always give the same result. A decision whose node is gone is reported as stale, never
@@ -44,7 +48,6 @@ dropped in silence; two decisions that contradict each other raise
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -123,16 +126,6 @@ class CurationReport:
 
 
 # ---------------------------------------------------------------- the file
-
-
-def curation_path(folder: Path) -> Path:
-    """The curation file of a graph folder (also when given one of its generations)."""
-    from kg.io.generations import META
-
-    folder = Path(folder)
-    if folder.parent.name == META:  # .kg/gNNNNNN: the graph folder is two levels up
-        folder = folder.parent.parent
-    return folder / CURATION_FILE
 
 
 def make(op: str, *, by: str | None = None, at: str | None = None, **fields: Any) -> Decision:
@@ -233,54 +226,6 @@ def read(path: Path, skipped: list[str] | None = None) -> list[Decision]:
     return parse_lines(text.splitlines(), str(path), skipped)
 
 
-def fingerprint(folder: Path) -> str:
-    """What identifies the folder's curation, for caches of the curated graph ("" when none)."""
-    try:
-        data = curation_path(folder).read_bytes()
-    except OSError:
-        return ""
-    return "curation:" + hashlib.sha256(data).hexdigest()
-
-
-def record(folder: Path, decision: Decision) -> Path:
-    """Append ``decision`` to the folder's curation file (atomically) and return its path."""
-    from kg.io.atomic import write_files
-
-    path = curation_path(folder)
-    try:
-        old = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        old = "# kg curation decisions: one JSON object a line, applied at every build (kg curate --help)\n"
-    lines = old.splitlines() + [decision.line()]
-    check(parse_lines(lines, str(path), []))
-    write_files({path: lines})
-    return path
-
-
-def copy_into(folder: Path, source: Path) -> Path:
-    """Make ``source`` the curation file of ``folder`` (checked first: a file with conflicting
-    decisions is refused and nothing is copied)."""
-    from kg.io.atomic import write_files
-
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{source}: cannot be read as a curation file ({exc})") from None
-    check(parse_lines(text.splitlines(), str(source), []))
-    path = curation_path(folder)
-    write_files({path: text.splitlines()})
-    return path
-
-
-def check_for_build(folder: Path, curation: Path | None) -> None:
-    """Before a build writes anything: the curation file it will apply (``curation``, else the
-    folder's own) must be readable and free of conflicts."""
-    path = Path(curation) if curation is not None else curation_path(folder)
-    if curation is not None and not path.is_file():
-        raise InputError(f"{path}: no such curation file")
-    check(read(path, []))
-
-
 # ---------------------------------------------------------------- conflicts
 
 
@@ -334,16 +279,6 @@ def _value(d: Decision, op: str) -> object:
 
 
 # ---------------------------------------------------------------- applying
-
-
-def apply_folder(G: nx.MultiDiGraph, folder: Path) -> CurationReport:
-    """Apply the folder's curation file to ``G``, its resolved graph (nothing when there is none)."""
-    path = curation_path(folder)
-    if not path.exists():
-        return CurationReport()
-    skipped: list[str] = []
-    report = apply(G, read(path, skipped))
-    return CurationReport(report.applied, report.stale, tuple(skipped))
 
 
 def apply(G: nx.MultiDiGraph, decisions: list[Decision]) -> CurationReport:

@@ -1,5 +1,7 @@
-"""The curator's verbs on a graph folder: record a decision once it is known to apply, and
-say which recorded decisions still apply (the decisions themselves: :mod:`kg.curate`).
+"""The curator's verbs on a graph folder: record a decision once it is known to apply, say
+which recorded decisions still apply, and give a folder its curation file (the decisions
+themselves: :mod:`kg.curate`; where the file lives and how a read graph applies it:
+:mod:`kg.io.format`).
 
 >>> # decide(Path("exports"), make("merge", node="method:fn", into="method:foonet"))
 """
@@ -9,9 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from kg.curate import CurationReport, Decision, apply, check, curation_path, read, record
-from kg.errors import NotFound
-from kg.graph import load_graph
+from kg.curate import CurationReport, Decision, apply, check, parse_lines, read
+from kg.errors import InputError, NotFound
+from kg.io.atomic import write_files
+from kg.io.format import curation_path, load_graph
 
 
 def decide(folder: Path, decision: Decision) -> Decision:
@@ -39,6 +42,41 @@ def status(folder: Path) -> tuple[list[tuple[Decision, str | None]], tuple[str, 
     load_graph(folder, reports)
     stale = {m.split(": ", 1)[0]: m for m in reports[0].stale}
     return [(d, stale.get(d.where)) for d in read(curation_path(folder), [])], reports[0].skipped
+
+
+def record(folder: Path, decision: Decision) -> Path:
+    """Append ``decision`` to the folder's curation file (atomically) and return its path."""
+    path = curation_path(folder)
+    try:
+        old = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = "# kg curation decisions: one JSON object a line, applied at every build (kg curate --help)\n"
+    lines = old.splitlines() + [decision.line()]
+    check(parse_lines(lines, str(path), []))
+    write_files({path: lines})
+    return path
+
+
+def copy_into(folder: Path, source: Path) -> Path:
+    """Make ``source`` the curation file of ``folder`` (checked first: a file with conflicting
+    decisions is refused and nothing is copied)."""
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{source}: cannot be read as a curation file ({exc})") from None
+    check(parse_lines(text.splitlines(), str(source), []))
+    path = curation_path(folder)
+    write_files({path: text.splitlines()})
+    return path
+
+
+def check_for_build(folder: Path, curation: Path | None) -> None:
+    """Before a build writes anything: the curation file it will apply (``curation``, else the
+    folder's own) must be readable and free of conflicts."""
+    path = Path(curation) if curation is not None else curation_path(folder)
+    if curation is not None and not path.is_file():
+        raise InputError(f"{path}: no such curation file")
+    check(read(path, []))
 
 
 def _line_count(path: Path) -> int:

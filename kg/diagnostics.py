@@ -23,7 +23,7 @@ def graph_folders(start: Path, depth: int = MAX_DEPTH) -> list[dict]:
     """Graph folders (a ``manifest.json`` beside a ``graph.jsonl``) at most ``depth`` below
     ``start``, with what their manifests say; hidden folders and ``.kg`` generations skipped."""
     from kg.errors import KgError
-    from kg.graph import GRAPH_FILE, MANIFEST_FILE, read_manifest
+    from kg.io.format import GRAPH_FILE, MANIFEST_FILE, read_manifest
 
     found = []
 

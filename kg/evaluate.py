@@ -310,24 +310,35 @@ def _report(per: dict[str, Score], errors: Counter) -> dict[str, Any]:
 # ---------------------------------------------------------------- resolution pairs
 
 
+PAIR_DRAWS = (("draw.jsonl", "p"), ("draw2.jsonl", "r"))  # each draw and its batches' letter
+PAIR_SPLITS = ("fit", "test")  # the second draw's halves: thresholds are fitted on fit only
+
+
 def read_pairs(folder: Path) -> list[dict]:
-    """The judged resolution pairs of a folder (``draw.jsonl`` and the ``p###.jsonl``
-    answers; second annotations ``q###`` are left out): each drawn pair with its ``same``."""
+    """The judged resolution pairs of a folder: ``draw.jsonl`` with the ``p###.jsonl`` answers
+    and, when present, ``draw2.jsonl`` with the ``r###.jsonl`` answers (its rows keep their
+    ``split``, fit or test); second annotations (``q###``, ``s###``) are left out. Each drawn
+    pair with its ``same``, in draw order."""
     folder = Path(folder)
-    draw = folder / "draw.jsonl"
-    if not draw.is_file():
+    if not (folder / "draw.jsonl").is_file():
         raise InputError(f"{folder}: no draw.jsonl (not a folder of resolution pairs)")
-    answers: dict[str, Any] = {}
-    for f in sorted(folder.glob("p[0-9][0-9][0-9].jsonl")):
-        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise InputError(f"{f}:{n}: not JSON ({e.msg})") from None
-                answers[row["pair"]] = row["same"]
-    rows = [json.loads(x) for x in draw.read_text(encoding="utf-8").splitlines() if x.strip()]
-    return [{**r, "same": answers[r["pair"]]} for r in rows if r["pair"] in answers]
+    out: list[dict] = []
+    for name, letter in PAIR_DRAWS:
+        draw = folder / name
+        if not draw.is_file():
+            continue
+        answers: dict[str, Any] = {}
+        for f in sorted(folder.glob(f"{letter}[0-9][0-9][0-9].jsonl")):
+            for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+                if line.strip():
+                    try:
+                        row = json.loads(line)
+                    except json.JSONDecodeError as e:
+                        raise InputError(f"{f}:{n}: not JSON ({e.msg})") from None
+                    answers[row["pair"]] = row["same"]
+        rows = [json.loads(x) for x in draw.read_text(encoding="utf-8").splitlines() if x.strip()]
+        out += [{**r, "same": answers[r["pair"]]} for r in rows if r["pair"] in answers]
+    return out
 
 
 def node_of_mention(extractions: Iterable[Extraction], remap: dict[str, str]) -> dict[tuple[str, str], str]:
@@ -344,16 +355,21 @@ def node_of_mention(extractions: Iterable[Extraction], remap: dict[str, str]) ->
 def score_pairs(rows: list[dict], node_of: dict[tuple[str, str], str], examples: int = 10) -> dict[str, Any]:
     """Merge precision and recall on judged pairs: a pair is merged when both mentions sit on
     one node. Wrong merges are merged pairs judged different, missed merges pairs judged the
-    same that sit on two nodes; pairs judged ``unsure`` or whose mention no longer exists are
-    counted apart."""
-    tp = fp = fn = tn = unsure = absent = 0
+    same that sit on two nodes; pairs judged ``unsure``, with a paper the graph does not hold
+    (``unplaced``) or whose mention no longer exists (``absent``) are counted apart."""
+    tp = fp = fn = tn = unsure = absent = unplaced = 0
     strata: dict[str, Counter] = defaultdict(Counter)
     wrong, missed = [], []
+    papers = {p for p, _ in node_of}
     for r in rows:
         a = node_of.get((r["a"]["paper"], r["a"]["name"]))
         b = node_of.get((r["b"]["paper"], r["b"]["name"]))
         if r["same"] == "unsure":
             unsure += 1
+            continue
+        if r["a"]["paper"] not in papers or r["b"]["paper"] not in papers:
+            unplaced += 1
+            strata[r["stratum"]]["unplaced"] += 1
             continue
         if a is None or b is None:
             absent += 1
@@ -374,13 +390,24 @@ def score_pairs(rows: list[dict], node_of: dict[tuple[str, str], str], examples:
             tn += 1
     merged, same = tp + fp, tp + fn
     return {"pairs": len(rows), "judged": tp + fp + fn + tn, "unsure": unsure, "absent": absent,
-            "merged": merged, "wrong_merges": fp, "missed_merges": fn,
+            "unplaced": unplaced, "merged": merged, "wrong_merges": fp, "missed_merges": fn,
             "wrong_merge_rate": round(fp / merged, 4) if merged else 0.0,
             "missed_merge_rate": round(fn / same, 4) if same else 0.0,
             "merge_precision": round(tp / merged, 4) if merged else 0.0,
             "merge_recall": round(tp / same, 4) if same else 0.0,
             "strata": {k: dict(sorted(v.items())) for k, v in sorted(strata.items())},
             "wrong_examples": wrong[:examples], "missed_examples": missed[:examples]}
+
+
+def score_draws(rows: list[dict], node_of: dict[tuple[str, str], str], examples: int = 10) -> dict[str, Any]:
+    """:func:`score_pairs` of the first draw's rows, with the second draw's (rows with a
+    ``split``) under ``draw2``, its ``fit`` and ``test`` halves scored apart."""
+    result = score_pairs([r for r in rows if "split" not in r], node_of, examples)
+    second = [r for r in rows if "split" in r]
+    if second:
+        result["draw2"] = {k: score_pairs([r for r in second if r["split"] == k], node_of, examples)
+                           for k in PAIR_SPLITS}
+    return result
 
 
 SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantest2", "spantrain", "all")
@@ -444,16 +471,20 @@ def evaluate_gold(gold: Path, pred: Path | None = None, split: str = "fresh", pa
 def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
     """Score the merges of a built graph against judged resolution pairs (``kg eval DIR -g``)."""
     from kg.errors import GraphNotFoundError
-    from kg.extract.lexicon import default_lexicon
-    from kg.graph import EXTRACTIONS_FILE, load_extractions
+    from kg.io.format import EXTRACTIONS_FILE, load_extractions
+    from kg.lexicon import default_lexicon
     from kg.resolve import canonical_ids, collect
 
     if not (graph / EXTRACTIONS_FILE).is_file():
         raise GraphNotFoundError(f"{graph}: no graph folder here (no {EXTRACTIONS_FILE}); build one with kg build")
     rows = read_pairs(gold)
     exs = load_extractions(graph)
-    remap = canonical_ids(collect(exs), default_lexicon())
-    result = score_pairs(rows, node_of_mention(exs, remap), max(examples, 10))
+    from kg.senses import scope
+
+    lexicon = default_lexicon()
+    exs = [scope(ex, lexicon) for ex in exs]  # the ids resolution reads
+    remap = canonical_ids(collect(exs, None, lexicon), lexicon)
+    result = score_draws(rows, node_of_mention(exs, remap), max(examples, 10))
     result.update(gold=str(gold), graph=str(graph))
     return result
 

@@ -4,7 +4,11 @@ Within a paper, extraction already folds case, dashes and plurals into one id an
 acronym definitions into aliases. Across papers, :func:`resolve` merges
 
 - the same name found under different labels (the lexicon's label wins, else the majority),
-- a short name that another entity declares as its acronym (``RDMReg`` -> the long form),
+- a short name that another entity declares as its acronym (``RDMReg`` -> the long form): a
+  short form a paper does not define is scoped to that paper (:func:`kg.senses.scope`) and
+  joins the long form only when the paper's context is close to the long form's papers
+  (:data:`SENSE_THRESHOLD`); the papers of a short form no one defines, or of one whose sense
+  their context does not decide, join one another by context alone,
 
 and picks one display name per entity (the lexicon's canonical name, else the most frequent).
 Resolving an already resolved set changes nothing.
@@ -23,10 +27,19 @@ from typing import Any
 import orjson
 
 from kg.errors import ConfigError
-from kg.extract.lexicon import Lexicon, case_sensitive
+from kg.lexicon import Lexicon, case_sensitive
 from kg.records import Extraction
 from kg.schema import ENTITY_LABELS, SCHEMA_DIR, data_file
+from kg.senses import SCOPE, base_id, context_bag, idf, is_short_form, scope, similarity
 from kg.text import entity_id, fold
+
+#: the TF-IDF cosine of contexts at or above which a short form a paper does not define is read
+#: as a long form another paper defines, or as the same short form in another paper (fitted on
+#: the fit half of the second resolution-pairs draw: 0.0-0.5 tried, 0.05 the fewest wrong merges
+#: with the fewest missed ones)
+SENSE_THRESHOLD = 0.05
+#: the context of an entity is the bags of at most this many of its papers (the smallest ids)
+CONTEXT_PAPERS = 16
 
 
 @dataclass
@@ -50,7 +63,7 @@ class EntityStats:
     :func:`resolve_stats`. Merging is order-free (counts, unions, and "first" meaning the
     smallest paper id), so stats collected in several batches equal stats collected at once."""
 
-    __slots__ = ("label", "first", "names", "aliases", "props", "proposed", "_papers", "_packed")
+    __slots__ = ("label", "first", "names", "aliases", "props", "proposed", "bags", "_papers", "_packed")
 
     def __init__(self, label: str, first: tuple[str, int]):
         self.label = label  # fixed by the id's prefix
@@ -59,6 +72,7 @@ class EntityStats:
         self.aliases: set[str] = set()
         self.props: dict[str, tuple[str, Any]] = {}  # key -> (first paper id, value)
         self.proposed: set[str] = set()  # the papers that propose it
+        self.bags: dict[str, tuple[int, ...]] = {}  # paper -> its context (short forms and their long forms)
         self._papers: set[str] | None = set()
         self._packed = b""
 
@@ -74,12 +88,12 @@ class EntityStats:
         """The stats as a tuple of builtins (quicker to store than objects). The bytes are copied
         to their size: orjson's keep a 4 KB buffer each."""
         packed = self._packed if self._papers is None else bytes(memoryview(orjson.dumps(list(self._papers))))
-        return (self.label, self.first, self.names, self.aliases, self.props, self.proposed, packed)
+        return (self.label, self.first, self.names, self.aliases, self.props, self.proposed, self.bags, packed)
 
     @classmethod
     def unpack(cls, state: tuple) -> EntityStats:
         s = cls.__new__(cls)
-        s.label, s.first, s.names, s.aliases, s.props, s.proposed, s._packed = state
+        s.label, s.first, s.names, s.aliases, s.props, s.proposed, s.bags, s._packed = state
         s._papers = None
         return s
 
@@ -87,17 +101,20 @@ class EntityStats:
         return self.pack()
 
     def __setstate__(self, state) -> None:
-        self.label, self.first, self.names, self.aliases, self.props, self.proposed, self._packed = state
+        self.label, self.first, self.names, self.aliases, self.props, self.proposed, self.bags, self._packed = state
         self._papers = None
 
 
-def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | None = None
-            ) -> dict[str, EntityStats]:
-    """Add what ``extractions`` say about each entity id to ``stats`` (a new dict if None).
-    Each paper must be added once."""
+def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | None = None,
+            lexicon: Lexicon | None = None) -> dict[str, EntityStats]:
+    """Add what ``extractions`` say about each entity id to ``stats`` (a new dict if None),
+    their short forms scoped with ``lexicon`` (:func:`kg.senses.scope`). Each paper must be
+    added once."""
     stats = {} if stats is None else stats
     for ex in extractions:
+        ex = scope(ex, lexicon)
         pid = ex.paper.id
+        bag = None
         proposed = {r.target for r in ex.relations if r.type == "PROPOSES"}
         for i, e in enumerate(ex.entities):
             s = stats.get(e.id)
@@ -119,6 +136,11 @@ def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | N
                 if k not in s.props or pid < s.props[k][0]:
                     s.props[k] = (pid, v)
             s.papers.add(pid)
+            if SCOPE in e.id or is_short_form(e.name) or any(is_short_form(a) for a in e.aliases):
+                bag = context_bag(ex) if bag is None else bag
+                s.bags[pid] = bag
+                if len(s.bags) > CONTEXT_PAPERS:
+                    del s.bags[max(s.bags)]
     return stats
 
 
@@ -126,7 +148,7 @@ def resolve(extractions: Iterable[Extraction], lexicon: Lexicon | None = None
             ) -> tuple[dict[str, Resolved], dict[str, str]]:
     """Canonical entities by id, and the map from every extracted id to its canonical id.
     Where papers disagree, the smallest paper id comes first, whatever the order given."""
-    return resolve_stats(collect(extractions), lexicon)
+    return resolve_stats(collect(extractions, None, lexicon), lexicon)
 
 
 def _spellings(s: EntityStats) -> dict[str, int]:
@@ -147,8 +169,9 @@ def _case_sensitive(surface: str) -> bool:
 def resolve_stats(stats: dict[str, EntityStats], lexicon: Lexicon | None = None
                   ) -> tuple[dict[str, Resolved], dict[str, str]]:
     """:func:`resolve` over collected stats: global over every id in ``stats``."""
-    remap = canonical_ids(stats, lexicon)
-    return aggregate(stats, remap, lexicon), remap
+    why: dict[str, str] = {}
+    remap = canonical_ids(stats, lexicon, why)
+    return aggregate(stats, remap, lexicon, why=why), remap
 
 
 @lru_cache(maxsize=1)
@@ -190,9 +213,12 @@ def resolution_key(slug: str, names, label: str = "") -> str:
     return slug
 
 
-def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None) -> dict[str, str]:
-    """Which ids merge into which: every merged id -> its canonical id."""
+def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None, why: dict[str, str] | None = None,
+                  threshold: float = SENSE_THRESHOLD) -> dict[str, str]:
+    """Which ids merge into which: every merged id -> its canonical id. ``why``, if given,
+    receives the rule (and score) that merged each id."""
     remap: dict[str, str] = {}
+    why = {} if why is None else why
     # 1. one label per name
     by_key: dict[str, list[str]] = defaultdict(list)
     for eid, s in stats.items():
@@ -214,6 +240,7 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
         for eid in ids:
             if eid != best:
                 remap[eid] = best
+                why[eid] = "same name" if stats[eid].label == stats[best].label else "same name, label policy"
 
     # 1b. a name the lexicon knows under another canonical name is that entry's node, when the
     # graph has it ("SVM" read as a Method is the lexicon's support vector machine)
@@ -229,6 +256,7 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
                 target = entity_id(entry.label, fold(entry.name) or entry.name)
                 if target != eid and target in stats and target not in remap:
                     remap[eid] = target
+                    why[eid] = "lexicon name"
                 break
 
     def final(eid: str) -> str:
@@ -251,11 +279,22 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
     candidates: list[tuple[str, list[str]]] = []  # (id, its names that some id declares)
     for eid, s in stats.items():
         acronyms = [n for n in s.names if n in declared]
-        if not acronyms or s.label == "Repository" or lexicon is not None and any(
+        if not acronyms or s.label == "Repository" or SCOPE in eid or lexicon is not None and any(
                 lexicon.get(s.label, n) or lexicon.lookup(n) for n in s.names):
             continue  # a known entity (OPT the model) is not another paper's acronym
         candidates.append((eid, sorted(acronyms)))
     candidates.sort()
+    weights: dict[int, float] = {}
+
+    def close(eid: str, owner: str) -> float | None:
+        """The context score of a short form's papers against the owner's, or None when the
+        name is no short form (a name of words needs no context)."""
+        if not weights:
+            weights.update(idf({p: b for s in stats.values() for p, b in s.bags.items()}.values()))
+        one = tuple(sorted({f for b in stats[eid].bags.values() for f in b}))
+        bags = {p: b for m in (owner, *members.get(owner, ())) for p, b in stats[m].bags.items()}
+        return similarity(one, [bags[p] for p in sorted(bags)[:CONTEXT_PAPERS]], weights)
+
     changed = True
     while changed:
         changed = False
@@ -266,10 +305,71 @@ def canonical_ids(stats: dict[str, EntityStats], lexicon: Lexicon | None = None)
                 owners = {final(o) for o in declared[name]} - {eid}
                 if len(owners) == 1 and _established(stats, [*owners, *members.get(next(iter(owners)), ())],
                                                      lexicon):
-                    remap[eid] = owners.pop()  # owners are final ids other than eid: no cycle
+                    owner = next(iter(owners))
+                    score = close(eid, owner) if is_short_form(name) else None
+                    if score is not None and score < threshold:
+                        continue  # a short form joins a long form by its context, never by its name alone
+                    remap[eid] = owner  # owners are final ids other than eid: no cycle
+                    why[eid] = "declared acronym" if score is None else f"declared acronym by context {score:.2f}"
                     changed = True
                     break
+    _senses(stats, remap, final, members, declared, lexicon, why, threshold)
     return {k: f for k in remap if (f := final(k)) != k}
+
+
+def _senses(stats: dict[str, EntityStats], remap: dict[str, str], final, members: dict[str, list[str]],
+            declared: dict[str, list[str]], lexicon: Lexicon | None, why: dict[str, str], threshold: float) -> None:
+    """3. The paper-scoped short forms (:func:`kg.senses.scope`): each joins the long form
+    other papers define for it (or the form other papers write with hyphens: VQVAE, VQ-VAE)
+    when its paper's context is the closest to that long form's papers and at least
+    ``threshold``; the others of one form (of any label) join one another, in id order, when
+    their contexts are that close (with or without hyphens). A form two long forms share joins
+    neither by its name."""
+    scoped = sorted(e for e in stats if SCOPE in e and e not in remap)
+    if not scoped:
+        return
+    unhyphened: dict[str, set[str]] = defaultdict(set)  # VQVAE -> the ids of VQ-VAE
+    for eid, s in stats.items():
+        if SCOPE not in eid:
+            for n in s.names:
+                if "-" in n and is_short_form(n):
+                    unhyphened[n.replace("-", "")].add(eid)
+    weights = idf({p: b for s in stats.values() for p, b in s.bags.items()}.values())
+
+    def context(cid: str) -> list[tuple[int, ...]]:
+        bags: dict[str, tuple[int, ...]] = {}
+        for m in (cid, *members.get(cid, ())):
+            bags.update(stats[m].bags)
+        return [bags[p] for p in sorted(bags)[:CONTEXT_PAPERS]]
+
+    contexts: dict[str, list[tuple[int, ...]]] = {}
+    clusters: dict[str, list[str]] = defaultdict(list)  # base id -> the scoped ids that stay, by cluster head
+    for eid in scoped:
+        s = stats[eid]
+        one = next(iter(s.bags.values()), ())
+        name = min(s.names)
+        owners = sorted({final(o) for o in chain(declared.get(name, ()), unhyphened.get(name, ()))} - {eid})
+        owners = [o for o in owners if _established(stats, [o, *members.get(o, ())], lexicon)]
+        scores = sorted(((similarity(one, contexts.setdefault(o, context(o)), weights), o) for o in owners),
+                        reverse=True)
+        if scores and scores[0][0] >= threshold and (len(scores) == 1 or scores[0][0] > scores[1][0]):
+            remap[eid] = scores[0][1]
+            members[scores[0][1]].append(eid)
+            why[eid] = f"short form by context {scores[0][0]:.2f}"
+            continue
+        heads = clusters[base_id(eid).partition(":")[2].replace("-", "")]  # of any label: the first one's wins
+        for head in heads:
+            other = min(stats[head].names)
+            if other != name and "-" in other and "-" in name:
+                continue  # acronyms keep their hyphens: DS-GDA is not D-SGDA (VQ-VAE is VQVAE)
+            score = similarity(one, [b for m in (head, *members.get(head, ())) for b in stats[m].bags.values()], weights)
+            if score >= threshold:
+                remap[eid] = head
+                members[head].append(eid)
+                why[eid] = f"same short form by context {score:.2f}"
+                break
+        else:
+            heads.append(eid)
 
 
 def _established(stats: dict[str, EntityStats], owner: list[str], lexicon: Lexicon | None) -> bool:
@@ -300,9 +400,10 @@ def changed(old_remap: dict[str, str], remap: dict[str, str], touched: Iterable[
 
 
 def aggregate(stats: dict[str, EntityStats], remap: dict[str, str], lexicon: Lexicon | None = None,
-              only: set[str] | None = None) -> dict[str, Resolved]:
+              only: set[str] | None = None, why: dict[str, str] | None = None) -> dict[str, Resolved]:
     """The canonical entities :func:`canonical_ids` gives (those in ``only``, if given): each
-    made from the stats of the ids merged into it, which is all it depends on."""
+    made from the stats of the ids merged into it and why they merged (``why``, as
+    :func:`canonical_ids` fills it), which is all it depends on."""
     members: dict[str, list[str]] = defaultdict(list)
     for eid in stats:
         cid = remap.get(eid, eid)
@@ -313,7 +414,25 @@ def aggregate(stats: dict[str, EntityStats], remap: dict[str, str], lexicon: Lex
         if len(eids) > 1:
             eids.sort(key=lambda e: stats[e].first)  # in the order papers mention them
         out[cid] = _entity(cid, [stats[e] for e in eids], stats[cid], lexicon)
+        if why and len(eids) > 1:
+            out[cid].props["merges"] = merge_reasons(why.get(e, "") for e in eids if e != cid)
     return out
+
+
+def merge_reasons(rules: Iterable[str]) -> list[str]:
+    """What merged a node's names, one line per rule: how many names, and the lowest score.
+
+    >>> merge_reasons(["same name", "short form by context 0.41", "short form by context 0.27"])
+    ['same name (1)', 'short form by context (2, score >= 0.27)']
+    """
+    counts: dict[str, list] = {}
+    for rule in rules:
+        head, _, score = rule.rpartition(" ") if rule[-1:].isdigit() else (rule, "", "")
+        c = counts.setdefault(head or "unrecorded", [0, None])
+        c[0] += 1
+        if score:
+            c[1] = score if c[1] is None else min(c[1], score)
+    return [f"{k} ({n}{f', score >= {lo}' if lo else ''})" for k, (n, lo) in sorted(counts.items())]
 
 
 def _entity(cid: str, merged: list[EntityStats], own: EntityStats, lexicon: Lexicon | None) -> Resolved:

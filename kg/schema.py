@@ -100,6 +100,8 @@ CURATED = (
 ENTITY_PROPS = COMMON + (
     Prop("aliases", "string[]", "Other names found for the entity (acronyms, spellings).", False, "skos:altLabel"),
     Prop("papers", "integer", "Number of papers that mention the entity.", False, "papers"),
+    Prop("merges", "string[]", "Why other extracted names joined the entity: each rule, how many names it "
+         "merged and its lowest score.", False, "mergeReason"),
 ) + CURATED
 
 LABELS: dict[str, Label] = {
@@ -146,6 +148,10 @@ LABELS: dict[str, Label] = {
         )),
     )
 }
+#: also the label policy of resolution: one name read under several labels (ViT as a Technique
+#: and as a Model) is one node, labelled as the lexicon labels the name, else as most of its
+#: papers read it, else by this order; unless papers propose it under two labels (GAIA the
+#: method, GAIA the benchmark), which stay two nodes
 ENTITY_LABELS = tuple(name for name, lab in LABELS.items() if lab.parent == "Entity")
 #: the entity labels whose mentions are names in the text (a Repository is a URL, found exactly)
 MENTION_LABELS = tuple(name for name in ENTITY_LABELS if name != "Repository")

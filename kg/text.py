@@ -192,6 +192,20 @@ def slug(name: str) -> str:
 MAX_SLUG = 200
 
 
+_TERMINAL = re.compile("[\u0000-\u0008\u000b-\u001f\u007f-\u009f]")
+
+
+def shown(text: str) -> str:
+    r"""``text`` safe to print on a terminal: control characters (an escape sequence could clear
+    the screen, retitle the window or hide what follows) are written as ``\xNN``; tabs and
+    line breaks stay.
+
+    >>> shown("Evil\x1b[2JNet\tok")
+    'Evil\\x1b[2JNet\tok'
+    """
+    return _TERMINAL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def short_hash(text: str, n: int = 12) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:n]
 

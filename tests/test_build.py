@@ -8,10 +8,10 @@ import random
 import pytest
 
 from kg.builder import CHUNK, build
-from kg.extract.lexicon import default_lexicon
-from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, load_extractions
 from kg.io.folder import GraphFolder
+from kg.io.format import EXTRACTIONS_FILE, GRAPH_FILE, load_extractions
 from kg.io.readers import read_papers
+from kg.lexicon import default_lexicon
 
 from .conftest import PAPERS, SAMPLE, need
 

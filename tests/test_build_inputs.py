@@ -12,7 +12,7 @@ import pytest
 
 from kg.builder import build
 from kg.errors import InputError
-from kg.graph import GRAPH_FILE, MANIFEST_FILE, load_graph
+from kg.io.format import GRAPH_FILE, MANIFEST_FILE, load_graph
 from kg.io.generations import current
 from kg.io.readers import MAX_ID, MAX_RECORD_CHARS, ReadReport, read_papers
 

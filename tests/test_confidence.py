@@ -50,7 +50,7 @@ def test_a_threshold_outside_0_1_is_refused():
 def test_min_confidence_on_show_export_and_the_api(tmp_path):
     import kg
     from kg.cli import app, exit_code
-    from kg.graph import save
+    from kg.io.format import save
 
     save(tmp_path, graph(), [], ["toy.jsonl"])
     runner = CliRunner()

@@ -155,7 +155,7 @@ def test_a_decision_that_no_longer_applies_is_reported_with_its_line():
 
 
 def test_the_result_does_not_depend_on_the_order_of_the_file():
-    from kg.graph import graph_lines
+    from kg.io.format import graph_lines
 
     ds = [{"op": "merge", "node": "method:barnet", "into": "method:foonet"},
           {"op": "rename", "node": "method:foonet", "name": "Foo"},

@@ -57,7 +57,7 @@ def env(monkeypatch):
 
 
 def _curated(folder: Path, sources: bool = True) -> bytes:
-    from kg.graph import graph_lines, load_graph
+    from kg.io.format import graph_lines, load_graph
 
     G = load_graph(folder)
     if not sources:

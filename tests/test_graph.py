@@ -3,7 +3,7 @@ import json
 import os
 
 from kg.builder import build
-from kg.graph import GRAPH_FILE, load_extractions, load_graph
+from kg.io.format import GRAPH_FILE, load_extractions, load_graph
 
 from .conftest import SAMPLE, SEED, need
 
@@ -68,7 +68,7 @@ def test_kept_json_lines_are_the_size_of_their_text():
     a full build to 2.9 GB, so the lines kept are compact copies."""
     import tracemalloc
 
-    from kg.graph import node_line
+    from kg.io.format import node_line
 
     tracemalloc.start()
     try:

@@ -13,7 +13,7 @@ import pytest
 import kg
 from kg.cli import exit_code
 from kg.errors import GraphDamaged, UsageError
-from kg.graph import GRAPH_FILE, load_graph
+from kg.io.format import GRAPH_FILE, load_graph
 from kg.io.generations import current
 
 from .conftest import SAMPLE

@@ -100,7 +100,7 @@ def test_the_wheel_carries_every_data_file_the_checkout_has(installed):
 
 
 def test_missing_data_is_an_error_naming_the_file(tmp_path):
-    from kg.extract.lexicon import Lexicon
+    from kg.lexicon import Lexicon
 
     with pytest.raises(DataMissing, match=str(tmp_path)):
         Lexicon.load(tmp_path)

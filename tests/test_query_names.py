@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import kg
 from kg.cli import app
 from kg.explore.params import ENTITY_PARAMS
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.queries import bind_sparql, graph_defaults, named_queries
 from kg.sinks.rdf.sparql import run
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from kg.builder import build
 from kg.cli import app, exit_code
 from kg.errors import ExportError
-from kg.graph import GRAPH_FILE
+from kg.io.format import GRAPH_FILE
 from kg.io.generations import LOCK, META
 
 from .conftest import PAPERS, SAMPLE, need, patience

@@ -1,6 +1,7 @@
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import resolve
+from kg.senses import scoped_id
 
 
 def ex(pid, *entities):
@@ -9,15 +10,17 @@ def ex(pid, *entities):
 
 def test_label_conflicts_and_acronyms_merge():
     lex = Lexicon([LexEntry("Technique", "transformer")])
+    about = "Regularised matching of rectified flows for image generation."  # the three papers' topic
     exs = [
-        ex("a", Entity("method:transformer", "Method", "Transformer"),
-           Entity("method:rectified-matching", "Method", "Rectified Matching", ("RMReg",))),
-        ex("b", Entity("technique:transformer", "Technique", "transformer"),
-           Entity("method:rmreg", "Method", "RMReg")),
-        ex("c", Entity("method:rectified-matching", "Method", "rectified matching", ("RMReg",))),
+        Extraction(Paper("a", about), (Entity("method:transformer", "Method", "Transformer"),
+                                       Entity("method:rectified-matching", "Method", "Rectified Matching", ("RMReg",)))),
+        Extraction(Paper("b", about), (Entity("technique:transformer", "Technique", "transformer"),
+                                       Entity("method:rmreg", "Method", "RMReg"))),
+        Extraction(Paper("c", about), (Entity("method:rectified-matching", "Method", "rectified matching", ("RMReg",)),)),
     ]
     ents, remap = resolve(exs, lex)
-    assert remap == {"method:transformer": "technique:transformer", "method:rmreg": "method:rectified-matching"}
+    assert remap == {"method:transformer": "technique:transformer",
+                     scoped_id("method:rmreg", "b"): "method:rectified-matching"}
     assert ents["technique:transformer"].name == "transformer"
     assert ents["technique:transformer"].papers == {"a", "b"}
     assert ents["method:rectified-matching"].papers == {"a", "b", "c"}  # two papers define RMReg

@@ -8,9 +8,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import aggregate, canonical_ids, changed, collect, resolve, resolve_stats
+from kg.senses import scope
 from kg.text import entity_id, fold
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,7 +62,7 @@ def test_stats_merged_in_any_order_resolve_like_everything_at_once(papers, rnd, 
     entities, remap = resolve(exs, lexicon)
     stats: dict = {}
     for batch in batches(exs, rnd):
-        collect(batch, stats)
+        collect(batch, stats, lexicon)
     got, got_remap = resolve_stats(stats, lexicon)
     assert got_remap == remap
     assert view(got) == view(entities)
@@ -75,15 +76,17 @@ def test_remaking_only_the_changed_entities_gives_all_of_them(papers, rnd, with_
     stats: dict = {}
     entities: dict = {}
     remap: dict[str, str] = {}
+    old_why: dict[str, str] = {}
     added: list[Extraction] = []
     for batch in batches(exs, rnd):
         added += batch
-        collect(batch, stats)
-        new_remap = canonical_ids(stats, lexicon)
-        _, dirty = changed(remap, new_remap, {e.id for ex in batch for e in ex.entities})
-        remade = aggregate(stats, new_remap, lexicon, {c for c in dirty if c in stats and c not in new_remap})
+        collect(batch, stats, lexicon)
+        new_remap = canonical_ids(stats, lexicon, why := {})
+        _, dirty = changed(remap, new_remap, {e.id for ex in batch for e in scope(ex, lexicon).entities})
+        dirty |= {new_remap.get(e, e) for e in {*why, *old_why} if why.get(e) != old_why.get(e)}
+        remade = aggregate(stats, new_remap, lexicon, {c for c in dirty if c in stats and c not in new_remap}, why)
         entities = {k: v for k, v in entities.items() if k not in dirty} | remade
-        remap = new_remap
+        remap, old_why = new_remap, why
         whole, whole_remap = resolve(added, lexicon)  # after every batch: each is some folder's state
         assert remap == whole_remap
         assert view(entities) == view(whole)

@@ -5,14 +5,18 @@ name, the acronym owner, the long-form evidence, the spelling key) makes its tes
 
 from __future__ import annotations
 
-from kg.extract.lexicon import LexEntry, Lexicon
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Extraction, Paper
 from kg.resolve import resolution_key, resolve
+from kg.senses import scoped_id
 from kg.text import slug
 
 
-def ex(pid: str, *entities: Entity) -> Extraction:
-    return Extraction(Paper(pid, "x"), tuple(entities))
+def ex(pid: str, *entities: Entity, about: str = "x") -> Extraction:
+    return Extraction(Paper(pid, about), tuple(entities))
+
+
+KERNELS = "Kernel two-sample tests compare distributions through embeddings in a reproducing kernel space."
 
 
 def ent(label: str, name: str, *aliases: str, key: str | None = None) -> Entity:
@@ -90,20 +94,22 @@ def test_greek_letters_are_part_of_the_name():
 
 
 def test_an_acronym_two_papers_define_absorbs_the_bare_acronym_of_a_third():
-    exs = [ex("a", ent("Metric", "maximum mean discrepancy", "MMD")),
-           ex("b", ent("Metric", "maximum mean discrepancy", "MMD")),
-           ex("c", ent("Metric", "MMD"))]
+    exs = [ex("a", ent("Metric", "maximum mean discrepancy", "MMD"), about=KERNELS),
+           ex("b", ent("Metric", "maximum mean discrepancy", "MMD"), about=KERNELS),
+           ex("c", ent("Metric", "MMD"), about=KERNELS)]
     assert nodes(exs) == {"metric:maximum-mean-discrepancy": ("Metric", "maximum mean discrepancy", {"a", "b", "c"})}
 
 
 def test_one_papers_definition_does_not_say_what_another_papers_acronym_means():
     exs = [ex("a", ent("Method", "Contextual Memory Tree", "CMT")), ex("b", ent("Method", "CMT"))]
-    assert set(nodes(exs)) == {"method:contextual-memory-tree", "method:cmt"}
+    assert set(nodes(exs)) == {"method:contextual-memory-tree", scoped_id("method:cmt", "b")}
 
 
 def test_a_lexicon_long_form_is_established():
     lex = Lexicon([LexEntry("Method", "Proximal Policy Optimization")])  # knows the name, not the acronym
-    exs = [ex("a", ent("Method", "Proximal Policy Optimization", "PPO")), ex("b", ent("Method", "PPO"))]
+    about = "Policy gradient agents clip their updates in continuous control."
+    exs = [ex("a", ent("Method", "Proximal Policy Optimization", "PPO"), about=about),
+           ex("b", ent("Method", "PPO"), about=about)]
     assert set(nodes(exs, lex)) == {"method:proximal-policy-optimization"}
 
 
@@ -114,7 +120,7 @@ def test_an_acronym_with_two_long_forms_is_no_ones():
     got = nodes(exs)
     assert got["method:masked-cell-modeling"][2] == {"a", "b"}
     assert got["method:masked-codebook-modeling"][2] == {"c", "d"}
-    assert got["method:mcm"][2] == {"e"}
+    assert got[scoped_id("method:mcm", "e")][2] == {"e"}
 
 
 def test_a_known_entity_is_not_another_papers_acronym():

@@ -42,7 +42,7 @@ def test_the_queue_weighs_uncertainty_by_papers_and_skips_what_is_settled():
 def test_kg_review_lists_as_json_and_an_answer_becomes_a_decision(tmp_path):
     import kg
     from kg.cli import app
-    from kg.graph import save
+    from kg.io.format import save
 
     save(tmp_path, graph(), [], ["toy.jsonl"])
     runner = CliRunner()

@@ -1,4 +1,4 @@
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.stats import summary
 
 

@@ -27,6 +27,7 @@ from rich.console import Console
 
 from kg import errors as E
 from kg.errors import KgError
+from kg.text import shown
 
 app = typer.Typer(
     name="kg",
@@ -54,7 +55,13 @@ def _stdout_to_devnull() -> None:
 
 class PipeConsole(Console):
     """A rich console for which a reader that stops early (``kg stats | head``) is no error:
-    rich exits with code 1 there, kg with 0, as ``head`` and ``grep -m`` expect."""
+    rich exits with code 1 there, kg with 0, as ``head`` and ``grep -m`` expect; and which
+    prints no control character it was given."""
+
+    def render_str(self, text: str, **kwargs):
+        """Every string printed, a graph's names among them, with its control characters shown
+        as ``\\xNN`` (:func:`kg.text.shown`), never sent to the terminal."""
+        return super().render_str(shown(text), **kwargs)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

@@ -51,9 +51,17 @@ def register(app: typer.Typer) -> None:
 
 
 def _print_pairs(con, result: dict, examples: int) -> None:
-    """Resolution pairs against the merges of a built graph, for people."""
-    gold, graph = result["gold"], result["graph"]
-    con.print(f"{gold} against {graph}: {result['judged']} judged pairs ({result['unsure']} unsure, "
+    """Resolution pairs against the merges of a built graph, for people: the first draw, then
+    the second draw's fit and test halves."""
+    con.print(f"{result['gold']} against {result['graph']}")
+    _print_score(con, "first draw (p###)", result, examples)
+    for split, score in result.get("draw2", {}).items():
+        _print_score(con, f"second draw (r###), {split}", score, examples)
+
+
+def _print_score(con, title: str, result: dict, examples: int) -> None:
+    con.print(f"[bold]{title}[/]: {result['judged']} judged pairs ({result['unsure']} unsure, "
+              f"{result['unplaced']} with a paper the graph does not hold, "
               f"{result['absent']} with a mention the graph no longer has)")
     con.print(f"merged {result['merged']}: wrong merges {result['wrong_merges']} "
               f"({result['wrong_merge_rate']:.1%}); missed merges {result['missed_merges']} "
@@ -63,8 +71,6 @@ def _print_pairs(con, result: dict, examples: int) -> None:
     for kind in ("wrong", "missed"):
         for line in result[f"{kind}_examples"][:examples]:
             con.print(f"[bold]{kind}[/]: {line}", soft_wrap=True)
-
-
 
 
 def _print(con, result: dict, examples: int = 0) -> None:

@@ -36,7 +36,7 @@ def show(
     Example: [bold]kg show "low-rank adaptation" -g exports[/]
     """
     from kg.explore.lookup import show as run
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
 
     result = run(load_graph(graph, min_confidence=min_confidence), name, limit)
     if as_json:
@@ -74,7 +74,7 @@ def search(
     """
     from kg.errors import UsageError
     from kg.explore.search import search as run
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
 
     if not (text or "").strip() and not any((label, venue, year, uses, addresses)):  # the advice in flags
         raise UsageError("give a TEXT to search for, or a filter (--label, --venue, --year, --uses, --addresses)")

@@ -61,7 +61,7 @@ def load(
     Example: [bold]NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_PASSWORD=… kg load -g exports[/]
     """
     err = consoles(ctx).err
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
     from kg.sinks.neo4j.store import MODES, connect, safe_uri
     from kg.sinks.neo4j.store import load as run_load
 

@@ -151,18 +151,26 @@ def sparql(
     """
     from rich.markup import escape
 
-    from kg.sinks.rdf.sparql import FORMATS, data_prefixes, load_store, rows, run, serialize
+    from kg.sinks.rdf.sparql import (
+        FORMATS,
+        data_prefixes,
+        load_store,
+        rows,
+        run,
+        serialize,
+        sparql_defaults,
+    )
 
     err, out = consoles(ctx).err, consoles(ctx).out
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    from kg.explore.params import ENTITY_PARAMS, resolve_names, sparql_defaults
+    from kg.explore.params import ENTITY_PARAMS, resolve_names
     from kg.queries import sparql_query
 
     params = dict(parse_param(p) for p in param or [])
     text, name = sparql_query(query, params)
     if not data and any(isinstance(params.get(p), str) for p in ENTITY_PARAMS.get(name, ())):
-        from kg.graph import load_graph
+        from kg.io.format import load_graph
 
         found = resolve_names(load_graph(graph), name, params)  # as kg show reads a name
         for line in found.notes:

@@ -41,7 +41,7 @@ def stats(
     Example: [bold]kg stats -g exports --by-year --plot pictures/[/]
     """
     from kg.errors import UsageError
-    from kg.graph import load_graph, read_manifest
+    from kg.io.format import load_graph, read_manifest
     from kg.stats import summary
 
     con = consoles(ctx)

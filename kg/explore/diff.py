@@ -246,7 +246,7 @@ def diff_folders(old: str | Path, new: str | Path | None = None, *, old_select: 
                  new_select: str | None = None, top: int = TOP, min_papers: int = MIN_PAPERS,
                  min_link_papers: int = MIN_LINK_PAPERS) -> Diff:
     """:func:`diff` of two graph folders, or of two slices of one (``new`` None or equal)."""
-    from kg.graph import load_graph, read_manifest
+    from kg.io.format import load_graph, read_manifest
 
     old, new = Path(old), Path(new) if new is not None else Path(old)
     same = old.resolve() == new.resolve()

@@ -281,7 +281,7 @@ def old_side(G: nx.MultiDiGraph, spec: str | Path, folder: Path | None = None,
 
     path = Path(spec)
     if path.is_dir():
-        from kg.graph import load_graph, read_manifest
+        from kg.io.format import load_graph, read_manifest
 
         if folder is not None and path.resolve() == Path(folder).resolve() and not current:
             raise UsageError(f"{spec} is the graph drawn: compare with another folder, or a slice such as year=2023")

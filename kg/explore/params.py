@@ -6,9 +6,8 @@ adaptation`` or ``Speculative-Decoding`` found nothing where ``kg show`` finds L
 speculative decoding. :func:`resolve_names` looks each such parameter up as ``kg show`` does
 (:func:`kg.explore.lookup.find`: case, dashes, spacing, a plural, aliases) and passes the
 query the name it found; a name that finds nothing is passed as given, with a warning that
-names the closest nodes. :func:`sparql_defaults` runs the part of a SPARQL query that chooses a
-parameter left out (:func:`kg.queries.graph_defaults`), so the command can say which value the
-query took.
+names the closest nodes. :func:`kg.sinks.rdf.sparql.sparql_defaults` runs the part of a SPARQL query
+that chooses a parameter left out, so the command can say which value the query took.
 
 >>> from kg.graph import build_graph
 >>> from kg.records import Entity, Extraction, Paper
@@ -30,7 +29,6 @@ from kg.errors import NotFound
 
 if TYPE_CHECKING:
     import networkx as nx
-    import pyoxigraph as ox
 
 #: the parameters of shipped queries (both languages) that name an entity, or a paper by title
 ENTITY_PARAMS: dict[str, tuple[str, ...]] = {
@@ -76,23 +74,4 @@ def resolve_names(G: nx.MultiDiGraph, query: str, params: Mapping[str, Any]) -> 
     return out
 
 
-def sparql_defaults(store: ox.Store, text: str, given: Mapping[str, Any]) -> dict[str, str]:
-    """The values a SPARQL query takes from the graph for the parameters not ``given``
-    (:func:`kg.queries.graph_defaults`), by name; a default the graph cannot give is left out."""
-    from kg.queries import graph_defaults
-    from kg.sinks.rdf.sparql import run
-
-    out = {}
-    for param, (var, query) in graph_defaults(text).items():
-        if given.get(param) is not None:
-            continue
-        try:
-            rows = list(run(store, query, f"the default of {param}"))
-        except Exception:  # noqa: BLE001  (saying the default is a courtesy; the query itself reports)
-            continue
-        if rows and rows[0][var] is not None:
-            out[param] = rows[0][var].value
-    return out
-
-
-__all__ = ["ENTITY_PARAMS", "Resolved", "resolve_names", "sparql_defaults"]
+__all__ = ["ENTITY_PARAMS", "Resolved", "resolve_names"]

@@ -57,7 +57,7 @@ def encoder_spans(doc: Doc) -> tuple[EncoderSpan, ...]:
 @Language.factory("kg_encoder", assigns=["doc._.kg_encoder_spans"],
                   default_config={"lexicon_dir": str(LEXICON_DIR)})
 def make_encoder_spans(nlp: Language, name: str, lexicon_dir: str) -> EncoderSpans:
-    from kg.extract.lexicon import lexicon_at
+    from kg.lexicon import lexicon_at
 
     return EncoderSpans(lexicon_at(lexicon_dir))
 

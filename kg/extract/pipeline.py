@@ -36,7 +36,6 @@ from spacy.tokens import Doc, Span
 from kg.calibration import CALIBRATION_FILE
 from kg.extract import cues, rules
 from kg.extract.docutil import TextKeepingTokenizer, doc_text, sentences, set_sentences
-from kg.extract.lexicon import Lexicon, lexicon_at
 from kg.extract.names import EPONYMS, canonical_long_form, lower_common_words, stoplist  # noqa: F401  (public here too)
 from kg.extract.patterns import (
     Found,
@@ -48,6 +47,7 @@ from kg.extract.patterns import (
     find_urls,
 )
 from kg.extract.phrases import find_phrases
+from kg.lexicon import Lexicon, lexicon_at
 from kg.schema import LEXICON_DIR, SCHEMA_DIR
 from kg.text import fold, singular
 
@@ -360,7 +360,7 @@ def _dataset_inside(lexicon: Lexicon, name: str) -> bool:
     """``PartImageNet``, ``DVS-CIFAR10``, ``MultiCelebA``: a name built on a known dataset's name
     is a dataset too, unless a model word follows it (``MNISTNet``).
 
-    >>> from kg.extract.lexicon import default_lexicon
+    >>> from kg.lexicon import default_lexicon
     >>> lex = default_lexicon()
     >>> [_dataset_inside(lex, n) for n in ("PartImageNet", "DVS-CIFAR10", "ResNet-50", "FooNet", "CIFARNet")]
     [True, True, False, False, False]

@@ -12,6 +12,7 @@ dicts for ``Extraction.results``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any
 
 _NUM = re.compile(
@@ -50,7 +51,12 @@ def find_results(text: str, sentences: list[tuple[int, int]], entities: list[Any
             continue  # most sentences state no number
         if mentions is None:
             mentions = [(m.start, m.end, e) for e in entities for m in e.mentions if m.field == "abstract"]
-        in_sent = [x for x in mentions if s0 <= x[0] < s1]
+            # by start, to find a sentence's mentions by bisection (a scan of every mention for
+            # every sentence made a run-on abstract's cost grow with the square of its length)
+            by_start = sorted(range(len(mentions)), key=lambda i: mentions[i][0])
+            starts = [mentions[i][0] for i in by_start]
+        # the sentence's mentions in the order of ``entities``, which breaks ties below
+        in_sent = [mentions[i] for i in sorted(by_start[bisect_left(starts, s0):bisect_left(starts, s1)])]
         for m in _NUM.finditer(sent):
             unit = _UNITS.get(m.group("unit"), m.group("unit"))
             if unit == "%" and re.match(r"\s*(?:of|in)\s+(?:the\s+)?(?:data|cases|samples|parameters|tokens)", sent[m.end():]):

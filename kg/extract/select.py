@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -200,11 +201,29 @@ def stretch_features(doc, text: str, cands: Iterable[Cand]) -> tuple[list, list[
     if doc is not None and Doc.has_extension("kg_reading") and doc._.kg_reading is not None:
         encoder = {(s.start, s.end): (s.label, s.confidence) for s in doc._.kg_encoder_spans}
     out, feats = [], []
-    for k in keys:
-        around = [c for k2 in keys if k2 != k and k2[0] < k[1] and k[0] < k2[1] for c in groups[k2]]
+    for k, near in zip(keys, overlapping(keys), strict=True):
+        around = [c for k2 in near for c in groups[k2]]
         out.append((k, groups[k]))
         feats.append(features(text, k[0], k[1], groups[k], around, is_title, encoder))
     return out, feats
+
+
+def overlapping(keys: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """For each of the sorted, distinct ``keys`` (start, end), the other keys that overlap it,
+    in order. Only keys that start less than the longest key's length before it can reach it,
+    so the cost grows with the number of keys times the overlaps, not with its square (a run-on
+    abstract of 125,000 characters spent 70% of its extraction comparing every pair).
+
+    >>> overlapping([(0, 5), (2, 4), (3, 9), (10, 12)])
+    [[(2, 4), (3, 9)], [(0, 5), (3, 9)], [(0, 5), (2, 4)], []]
+    """
+    reach = max((e - s for s, e in keys), default=0)
+    starts = [s for s, _ in keys]
+    out = []
+    for i, (s, e) in enumerate(keys):
+        lo, hi = bisect_right(starts, s - reach), bisect_left(starts, e)
+        out.append([k for j, k in enumerate(keys[lo:hi], lo) if j != i and k[1] > s])
+    return out
 
 
 def _is_title(text: str) -> bool:

@@ -49,37 +49,36 @@ from pathlib import Path
 import orjson
 
 from kg.errors import GraphDamaged
-from kg.extract.lexicon import Lexicon
-from kg.graph import (
+from kg.graph import PaperPart, entity_attrs, paper_part, taxonomy
+from kg.io.atomic import write_files
+from kg.io.format import (
     EXTRACTIONS_FILE,
     GRAPH_FILE,
     LEGACY_CACHES,
     MANIFEST_FILE,
     PUBLIC_FILES,
-    PaperPart,
     edge_key,
     edge_line,
-    entity_attrs,
     extraction_line,
     load_extractions,
     make_manifest,
     manifest_text,
     node_key,
     node_line,
-    paper_part,
     read_manifest,
-    taxonomy,
 )
-from kg.io.atomic import write_files
 from kg.io.generations import Digest, check_folder, current, mismatch, new_generation, sign, signed
+from kg.lexicon import Lexicon
 from kg.records import Extraction, Paper
 from kg.resolve import EntityStats, aggregate, canonical_ids, changed, collect
 from kg.schema import SCHEMA_DIR
+from kg.senses import scope
 
 STATE_FILE = "state.pickle"
-STATE_FORMAT = 3
+STATE_FORMAT = 4
 # the modules that decide what the files hold: an index written by other code is not used
-_CODE = ("kg.io.folder", "kg.io.generations", "kg.graph", "kg.resolve", "kg.records", "kg.schema", "kg.text", "kg.extract.lexicon")
+_CODE = ("kg.io.folder", "kg.io.format", "kg.io.generations", "kg.graph", "kg.resolve", "kg.senses", "kg.records", "kg.schema", "kg.text",
+         "kg.lexicon")
 
 
 @contextlib.contextmanager
@@ -131,6 +130,7 @@ class GraphState:
     entity_lines: dict[str, bytes] = field(default_factory=dict)  # by line key
     taxonomy_lines: dict[str, bytes] = field(default_factory=dict)  # by line key
     shared: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # venue/author id -> (first paper, line)
+    why: dict[str, str] = field(default_factory=dict)  # merged id -> the rule (and score) that merged it
 
     def add(self, new: list[Extraction], lexicon: Lexicon | None,
             stored: Callable[[list[str]], dict[str, Extraction]]) -> Edits:
@@ -139,18 +139,20 @@ class GraphState:
         edits = Edits()
         lex_id = _lexicon_fingerprint(lexicon)
         old_remap, old_names, known = self.remap, self.names, set(self.stats)
-        collect(new, self.stats)
+        new = [scope(ex, lexicon) for ex in new]  # the ids resolution reads (paper_part scopes alike)
+        collect(new, self.stats, lexicon)
         touched = {e.id for ex in new for e in ex.entities}
         for ex in new:
             own = {e.id for e in ex.entities}
             for ref in _links(ex):
                 if ref not in own:
                     self.refs.setdefault(ref, set()).add(ex.paper.id)
-        remap = canonical_ids(self.stats, lexicon)  # global: any id may merge or relabel
+        remap = canonical_ids(self.stats, lexicon, why := {})  # global: any id may merge or relabel
         moved, dirty = changed(old_remap, remap, touched)
+        dirty |= {remap.get(e, e) for e in chain(why, self.why) if why.get(e) != self.why.get(e)}
         if lex_id != self.lexicon:  # then any entity may be named otherwise
             dirty = set(self.stats) | set(old_names)
-        names = self._entities(edits, remap, dirty, lexicon)
+        names = self._entities(edits, remap, dirty, lexicon, why)
         if lex_id != self.lexicon or any(names.get(c) != old_names.get(c) for c in dirty):
             self._taxonomy(edits, names, lexicon)
         labels = _Labels(self.stats, names)
@@ -163,17 +165,17 @@ class GraphState:
         if affected:
             old_labels = _Labels(self.stats, old_names)
             for ex in stored(sorted(affected)).values():
-                edits.diff(_part_lines(paper_part(ex, old_remap, old_labels)),
-                           _part_lines(paper_part(ex, remap, labels)))
+                edits.diff(_part_lines(paper_part(ex, old_remap, old_labels, lexicon)),
+                           _part_lines(paper_part(ex, remap, labels, lexicon)))
 
-        self._papers(edits, new, remap, labels)
-        self.remap, self.names, self.lexicon = remap, names, lex_id
+        self._papers(edits, new, remap, labels, lexicon)
+        self.remap, self.names, self.lexicon, self.why = remap, names, lex_id, why
         return edits
 
-    def _entities(self, edits: Edits, remap: dict[str, str], dirty: set[str], lexicon: Lexicon | None
-                  ) -> dict[str, str]:
+    def _entities(self, edits: Edits, remap: dict[str, str], dirty: set[str], lexicon: Lexicon | None,
+                  why: dict[str, str]) -> dict[str, str]:
         """Re-make the entities of the ``dirty`` canonical ids; return every entity's name."""
-        entities = aggregate(self.stats, remap, lexicon, {c for c in dirty if c in self.stats and c not in remap})
+        entities = aggregate(self.stats, remap, lexicon, {c for c in dirty if c in self.stats and c not in remap}, why)
         names = dict(self.names)
         for cid in dirty:
             key = node_key(cid)
@@ -207,11 +209,11 @@ class GraphState:
         edits.diff(self.taxonomy_lines, lines)
         self.taxonomy_lines = lines
 
-    def _papers(self, edits: Edits, new: list[Extraction], remap: dict[str, str], labels: _Labels) -> None:
+    def _papers(self, edits: Edits, new: list[Extraction], remap: dict[str, str], labels: _Labels, lexicon) -> None:
         """The new papers' lines, and the venue and author nodes they name first."""
         before: dict[str, tuple[str, bytes] | None] = {}
         for ex in new:
-            part = paper_part(ex, remap, labels)
+            part = paper_part(ex, remap, labels, lexicon)  # scoped already: the same again
             edits.add.update(_part_lines(part))
             for n, attrs in part.shared:
                 first = self.shared.get(n)

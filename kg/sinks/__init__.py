@@ -149,7 +149,7 @@ def export_graph(graph_dir: Path, fmt: str = "ttl", out: Path | None = None,
 
     >>> # export_graph(Path("exports"), "nt").path
     """
-    from kg.graph import load_graph, read_manifest
+    from kg.io.format import load_graph, read_manifest
     from kg.io.generations import current
 
     check_base(base)

@@ -89,3 +89,21 @@ def test_search_json(graph_dir, capsys, monkeypatch):
 def test_search_without_text_or_filter_exits_2(graph_dir, capsys, monkeypatch):
     rc, _, err = kg(capsys, monkeypatch, "search", "-g", graph_dir)
     assert rc == 2 and "give a TEXT to search for, or a filter" in err
+
+
+def test_a_crafted_graph_sends_no_control_character_to_the_terminal(tmp_path, capsys, monkeypatch):
+    """A name or title holding an escape sequence (clear the screen, retitle the window) is
+    printed with it shown as ``\\x1b``, never sent as is."""
+    from kg.graph import build_graph
+    from kg.io.format import save
+    from kg.records import Entity, Extraction, Paper, Relation
+
+    ex = Extraction(Paper("p1", "We use EvilNet.", title="T\x1b]0;pwned\x07itle"),
+                    (Entity("method:evilnet", "Method", "Evil\x1b[2JNet\x9b1m"),), (Relation("USES", "p1", "method:evilnet"),))
+    save(tmp_path / "g", build_graph([ex]), [ex], ["x.jsonl"])
+    for args in (("show", "method:evilnet"), ("stats",), ("search", "evil")):
+        code, out, err = kg(capsys, monkeypatch, *args, "-g", tmp_path / "g")
+        assert code == 0, err
+        assert not any(c in out + err for c in "\x1b\x07\x9b"), (args, out)
+    code, out, _ = kg(capsys, monkeypatch, "show", "method:evilnet", "-g", tmp_path / "g")
+    assert "Evil\\x1b[2JNet\\x9b1m" in out and "T\\x1b]0;pwned\\x07itle" in out

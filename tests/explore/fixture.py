@@ -79,7 +79,7 @@ def graph():
 
 def folder(path: Path) -> Path:
     """The graph saved as a graph folder, as kg build writes it."""
-    from kg.graph import save
+    from kg.io.format import save
 
     save(path, graph(), extractions(), ["fixture.jsonl"])
     return path

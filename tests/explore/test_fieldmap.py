@@ -12,7 +12,7 @@ import pytest
 
 from kg.errors import UsageError
 from kg.explore.fieldmap import MENTION_WEIGHT, area_name, field_map, old_side, paper_links
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks.html.maplayout import FONT, place, sep_entities, text_box
 
 

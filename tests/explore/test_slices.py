@@ -21,7 +21,7 @@ def test_malformed_selectors_say_what_is_wrong(text, says):
 
 
 def test_slices_of_the_toy_graph(toy_folders):
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
 
     G = load_graph(toy_folders["both"])
     assert len(papers_of(G, "year=2021-2022")) == 4

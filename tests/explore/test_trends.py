@@ -2,7 +2,7 @@ import pytest
 
 from kg.errors import UsageError
 from kg.explore.trends import trends
-from kg.graph import load_graph
+from kg.io.format import load_graph
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import spacy
 
 from kg.extract import encoder as E
 from kg.extract.contextual import ABSTRACT, TITLE, EncoderSpan, FieldReading, encoder_spans
-from kg.extract.lexicon import default_lexicon
+from kg.lexicon import default_lexicon
 from kg.schema import LEXICON_DIR
 
 

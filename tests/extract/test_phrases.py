@@ -2,8 +2,8 @@
 
 import pytest
 
-from kg.extract.lexicon import default_lexicon
 from kg.extract.phrases import find_phrases
+from kg.lexicon import default_lexicon
 from kg.records import Paper
 
 

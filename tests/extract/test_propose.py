@@ -55,3 +55,16 @@ def test_save_and_load(tmp_path):
     pm.save(tmp_path, {"papers": 1})
     back = ProposalModel.load(tmp_path)
     assert back.threshold == 0.4 and abs(back.prob(cands[0][1]) - pm.prob(cands[0][1])) < 1e-5
+
+
+def test_the_threshold_decides_at_its_value():
+    """A learned proposal is kept from the threshold up, and not below it: the threshold read
+    from the model's folder is the one applied (+0.2 on it passed every other test)."""
+    foo, bar = _entities()
+    groups = {foo.id: {"rule": "name-shape"}, bar.id: {"rule": "name-shape"}}
+    cands = list(candidates([foo, bar], groups, {}, TITLE, TEXT, _sents(), _sentence_of))
+    pm = ProposalModel.fit([f for _, f, _, _ in cands] * 5, [True, False] * 5, l2=0.1)
+    p = pm.prob(next(f for e, f, _, _ in cands if e.id == foo.id))
+    for threshold, kept in ((p, True), (p - 0.01, True), (p + 0.01, False)):
+        pm.threshold = threshold
+        assert (foo.id in pm.decide([foo, bar], groups, {}, TITLE, TEXT, _sents(), _sentence_of)) is kept

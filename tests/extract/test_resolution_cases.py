@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extract.lexicon import default_lexicon
+from kg.lexicon import default_lexicon
 from kg.records import Paper
 from kg.resolve import resolve
 

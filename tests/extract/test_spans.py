@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from kg.extract.lexicon import default_lexicon
 from kg.extract.pipeline import canonical_long_form, lower_common_words
 from kg.extract.spans import (
     DEFAULT_MODEL,
@@ -15,6 +14,7 @@ from kg.extract.spans import (
     span_candidates,
     whole_words,
 )
+from kg.lexicon import default_lexicon
 
 
 def test_whole_words_never_cut_a_word():

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 import kg.io.folder as folder_mod
 from kg.builder import build
 from kg.errors import GraphDamaged
-from kg.extract.lexicon import LexEntry, Lexicon
-from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, build_graph, graph_lines
+from kg.graph import build_graph
 from kg.io.folder import STATE_FILE, FolderState, GraphFolder
+from kg.io.format import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE, graph_lines
 from kg.io.generations import current, sign
+from kg.lexicon import LexEntry, Lexicon
 from kg.records import Entity, Evidence, Extraction, Paper, Relation
 from kg.schema import MENTION_RELATION
 from kg.text import entity_id, fold
@@ -257,3 +258,19 @@ def test_kg_build_adds_papers_without_reading_the_stored_ones(tmp_path):
     assert (added.new, again.new, again.reused) == (19, 0, 27)
     for name in (GRAPH_FILE, EXTRACTIONS_FILE):
         assert (inc / name).read_bytes() == (one / name).read_bytes()
+
+
+def test_a_folder_reads_a_papers_short_forms_as_a_one_shot_build_does():
+    """The folder scopes each paper's short forms with the lexicon, as resolution did: a known
+    short form (DETR) keeps its id, so an edge to it is kept."""
+    from kg.graph import build_graph
+    from kg.io.folder import GraphState
+    from kg.lexicon import LexEntry, Lexicon
+    from kg.records import Entity, Extraction, Paper, Relation
+
+    lex = Lexicon([LexEntry("Method", "DETR")])
+    ex = Extraction(Paper("p", "A detector."), (Entity("method:v-detr", "Method", "V-DETR"), Entity("method:detr", "Method", "DETR")),
+                    (Relation("PROPOSES", "p", "method:v-detr"), Relation("USES", "method:v-detr", "method:detr")))
+    edits = GraphState().add([ex], lex, lambda ids: {})
+    assert any("USES\x00method:detr" in k for k in edits.add)
+    assert build_graph([ex], lex).has_edge("method:v-detr", "method:detr")

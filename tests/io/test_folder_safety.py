@@ -14,7 +14,7 @@ import pytest
 from kg.builder import build
 from kg.cli import exit_code
 from kg.errors import GraphDamaged, UsageError
-from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE
+from kg.io.format import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE
 from kg.io.generations import CURRENT, LOCK, META, current, locked
 
 from ..conftest import SAMPLE, SEED, need

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import kg.sinks as sinks
-from kg.graph import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE
+from kg.io.format import EXTRACTIONS_FILE, GRAPH_FILE, MANIFEST_FILE
 from kg.io.generations import CURRENT, META, current, locked
 from kg.sinks.rdf import terms
 
@@ -218,7 +218,7 @@ def test_a_query_export_made_during_a_build_never_answers_for_the_new_graph(tmp_
     """``kg sparql`` reads the old graph, a build commits, then the export is written: it
     must not be taken for the new graph's (with mtimes, it was newer than the new graph)."""
     from kg.builder import build
-    from kg.graph import load_graph, read_manifest
+    from kg.io.format import load_graph, read_manifest
     from kg.sinks.rdf import sparql
 
     g = tmp_path / "g"
@@ -238,7 +238,7 @@ def test_a_query_export_made_during_a_build_never_answers_for_the_new_graph(tmp_
 
 
 def test_an_export_reads_graph_and_manifest_of_one_generation(tmp_path, monkeypatch):
-    import kg.graph as graph_mod
+    import kg.io.format as graph_mod
     from kg.builder import build
     from kg.sinks import export_graph
 
@@ -246,8 +246,8 @@ def test_an_export_reads_graph_and_manifest_of_one_generation(tmp_path, monkeypa
     build([str(SAMPLE)], g)
     real = graph_mod.load_graph
 
-    def load_then_build(folder):  # another build commits while the export reads
-        G = real(folder)
+    def load_then_build(folder, **options):  # another build commits while the export reads
+        G = real(folder, **options)
         monkeypatch.setattr(graph_mod, "load_graph", real)
         build([str(need(SEED))], g)
         return G

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks import export, export_graph
 from kg.sinks.html.page import papers_of
 

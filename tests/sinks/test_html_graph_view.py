@@ -11,7 +11,7 @@ import networkx as nx
 import pytest
 
 from kg.explore.lookup import show
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks import export
 from kg.sinks.html.labels import name_zooms
 from kg.sinks.html.maplayout import text_box

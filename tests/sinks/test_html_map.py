@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from kg.cli import app, main
 from kg.errors import UsageError
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks import export, export_graph
 
 from .test_html import Opened, browser  # noqa: F401  (the fixture)

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks import export
 
 # file names: no "/" (a name is the file's stem)

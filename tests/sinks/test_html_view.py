@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from kg.cli import app
 from kg.errors import NotFound, UsageError
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks import export
 from kg.sinks.html import select_view
 from kg.sinks.html.page import GRASS_FILE, HTML_DIR, json_block, papers_of, style

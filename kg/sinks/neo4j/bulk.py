@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kg.errors import ExportError
 from kg.schema import DISPLAY, EDGE_PROPS, LABELS, RELATIONS, VENUE
+from kg.sinks.neo4j.cypher import label_name, node_label, rel_type_name
 from kg.sinks.neo4j.display import display_names, venues
-from kg.sinks.neo4j.store import label_name, node_label, rel_type_name
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -22,7 +22,7 @@ from html import escape
 
 from kg.queries import NamedQuery, named_queries
 from kg.schema import DISPLAY, ENTITY_LABELS, LABELS, RELATIONS, SCHEMA_DIR
-from kg.sinks.neo4j.store import parse_cypher
+from kg.sinks.neo4j.query import parse_cypher
 
 GUIDE_FILE = SCHEMA_DIR / "kg.guide.html"
 TITLE = "kg: a knowledge graph of ML papers"

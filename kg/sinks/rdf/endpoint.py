@@ -346,7 +346,7 @@ class Endpoint(HTTPServer):
     def names(self):
         """The graph a named query's parameters are read against (the folder's current graph,
         loaded on the first request that needs it and again after a new build)."""
-        from kg.graph import load_graph
+        from kg.io.format import load_graph
 
         generation = self.stores.get().generation
         with self._graph_lock:

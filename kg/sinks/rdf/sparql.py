@@ -54,8 +54,9 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -99,7 +100,7 @@ def ensure_export(graph_dir: Path) -> Path:
 
     >>> # ensure_export(Path("exports"))  ->  Path("exports/.kg/g000003/graph.nt")
     """
-    from kg.graph import GRAPH_FILE
+    from kg.io.format import GRAPH_FILE
     from kg.io.generations import current
     from kg.sinks import default_path, export_graph
 
@@ -121,11 +122,10 @@ def _stamp_path(nt: Path) -> Path:
 
 
 def _graph_of(where: Path) -> str:
-    from kg.curate import fingerprint
-    from kg.graph import GRAPH_FILE, read_manifest
+    from kg.io.format import GRAPH_FILE, curation_fingerprint, read_manifest
 
     entry = read_manifest(where).get("files", {}).get(GRAPH_FILE)
-    return (str(entry.get("sha256")) if isinstance(entry, dict) else "") + fingerprint(where)
+    return (str(entry.get("sha256")) if isinstance(entry, dict) else "") + curation_fingerprint(where)
 
 
 def _digest(path: Path) -> tuple[int, str]:
@@ -222,6 +222,24 @@ def run(store: ox.Store, text: str, name: str = "query", allow_service: bool = F
         raise QueryError(syntax_message(text, exc, name)) from None
     except Exception as exc:  # noqa: BLE001  (a remote endpoint's failure included)
         raise QueryError(f"{name}: query failed: {str(exc)[:300]}") from None
+
+
+def sparql_defaults(store: ox.Store, text: str, given: Mapping[str, Any]) -> dict[str, str]:
+    """The values a SPARQL query takes from the graph for the parameters not ``given``
+    (:func:`kg.queries.graph_defaults`), by name; a default the graph cannot give is left out."""
+    from kg.queries import graph_defaults
+
+    out = {}
+    for param, (var, query) in graph_defaults(text).items():
+        if given.get(param) is not None:
+            continue
+        try:
+            rows = list(run(store, query, f"the default of {param}"))
+        except Exception:  # noqa: BLE001  (saying the default is a courtesy; the query itself reports)
+            continue
+        if rows and rows[0][var] is not None:
+            out[param] = rows[0][var].value
+    return out
 
 
 def _as_solutions(result) -> ox.QuerySolutions | ox.QueryBoolean:

@@ -92,17 +92,16 @@ def export_version() -> str:
 def graph_key(generation: Path) -> str:
     """What identifies the graph of a generation: its manifest's sha256 of graph.jsonl (the
     file's size and time for a manifest without checksums), and the folder's curation file."""
-    from kg.curate import fingerprint
-    from kg.graph import GRAPH_FILE, read_manifest
+    from kg.io.format import GRAPH_FILE, curation_fingerprint, read_manifest
 
     entry = read_manifest(generation).get("files", {}).get(GRAPH_FILE)
     if isinstance(entry, dict) and entry.get("sha256"):
-        return f"sha256:{entry['sha256']}{fingerprint(generation)}"
+        return f"sha256:{entry['sha256']}{curation_fingerprint(generation)}"
     try:
         st = (generation / GRAPH_FILE).stat()
     except OSError:
         raise GraphNotFoundError(f"no graph in {generation}/; build one first") from None
-    return f"stat:{st.st_size}:{st.st_mtime_ns}{fingerprint(generation)}"
+    return f"stat:{st.st_size}:{st.st_mtime_ns}{curation_fingerprint(generation)}"
 
 
 def _files(path: Path) -> dict[str, int]:
@@ -230,7 +229,7 @@ def open_store(folder: str | Path, say: Callable[[str], None] | None = None) -> 
 
     >>> # open_store("exports").path  ->  Path("exports/.kg/g000012/sparql-store")
     """
-    from kg.graph import GRAPH_FILE
+    from kg.io.format import GRAPH_FILE
     from kg.io.generations import current
     from kg.sinks.rdf.sparql import ensure_export
 

@@ -43,7 +43,7 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def loaded(sample_graph_dir):
     """The sample graph in the test server, so that a guide cell has something to draw."""
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
     from kg.sinks.neo4j import store as ns
 
     db = os.environ.get("NEO4J_DATABASE") or None

@@ -66,7 +66,7 @@ def test_wrappable_only_opens_long_words():
 @pytest.mark.skipif(not URI, reason="NEO4J_URI is not set: run `make test`, or `bash scripts/neo4j "
                                     "start && eval \"$(bash scripts/neo4j env)\"` first")
 def test_kg_load_gives_every_node_its_display(sample_graph_dir):
-    from kg.graph import load_graph
+    from kg.io.format import load_graph
 
     G = load_graph(sample_graph_dir)
     db = os.environ.get("NEO4J_DATABASE") or None

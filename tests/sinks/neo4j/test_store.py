@@ -208,7 +208,7 @@ def test_bad_password_is_a_one_line_error_and_exit_3(tmp_path, auth_recovers):
         ns.connect(URI, USER, wrong, DB)
     assert "refused the credentials" in str(info.value) and wrong not in str(info.value)
     (tmp_path / "g").mkdir()
-    from kg.graph import save
+    from kg.io.format import save
 
     save(tmp_path / "g", nx.MultiDiGraph(), [], [])
     res = kg_cli("load", "-g", str(tmp_path / "g"), env={"NEO4J_PASSWORD": wrong})
@@ -225,7 +225,7 @@ def test_unreachable_server_is_a_one_line_error_and_exit_3(tmp_path):
     uri = f"bolt://127.0.0.1:{port}"
     with pytest.raises(Neo4jUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:"):
         ns.connect(uri, USER, PASSWORD, DB)
-    from kg.graph import save
+    from kg.io.format import save
 
     save(tmp_path, nx.MultiDiGraph(), [], [])
     res = kg_cli("load", "-g", str(tmp_path), "--uri", uri)

@@ -19,7 +19,7 @@ from rdflib.compare import isomorphic
 
 import kg.sinks as sinks
 from kg.errors import ExportError
-from kg.graph import load_graph, read_manifest
+from kg.io.format import load_graph, read_manifest
 from kg.schema import LABELS
 from kg.sinks.rdf import render, terms, triples
 

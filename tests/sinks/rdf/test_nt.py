@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.graph import load_graph, read_manifest
+from kg.io.format import load_graph, read_manifest
 from kg.sinks.rdf import render, terms, triples
 from tests.sinks.rdf.test_export import PAPER_IDS, hostile_graph
 

@@ -12,7 +12,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.errors import GraphNotFoundError, InputError, QueryError
-from kg.graph import load_graph
+from kg.io.format import load_graph
 from kg.sinks.rdf import render, sparql
 
 from ...conftest import SAMPLE, SEED, need
@@ -204,7 +204,7 @@ def test_model_families(store):
 
 
 def test_taxonomy_steps_are_lexicon_facts_up_to_a_root(store):
-    from kg.extract.lexicon import default_lexicon
+    from kg.lexicon import default_lexicon
     from kg.schema import LABELS
 
     lexicon = default_lexicon()

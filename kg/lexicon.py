@@ -1,4 +1,5 @@
-"""Curated lexicons (``schema/lexicons/*.jsonl``) as data the matchers compile.
+"""Curated lexicons (``schema/lexicons/*.jsonl``) as data: the extraction's matchers compile them,
+resolution and the graph's taxonomy read them.
 
 Each file holds one label; each line an entry ``{"name", "aliases", "broader", "org"}``.
 

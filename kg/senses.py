@@ -129,8 +129,13 @@ def scope(ex: Extraction, lexicon: Lexicon | None) -> Extraction:
     Depends on the paper and the lexicon only."""
     other = redefined(ex, lexicon)
     if other:
-        ex = replace(ex, entities=tuple(replace(e, id=other[e.id][0], name=other[e.id][1]) if e.id in other else e
-                                        for e in ex.entities))
+        # the paper's own sense keeps the short form it writes as an alias: the acronym and its
+        # expansion are one node, found under either name
+        ex = replace(ex, entities=tuple(
+            replace(e, id=other[e.id][0], name=other[e.id][1],
+                    aliases=tuple(dict.fromkeys(a for a in (*e.aliases, e.name) if is_short_form(a))))
+            if e.id in other else e
+            for e in ex.entities))
     m = paper_map(ex, lexicon) | {k: v for k, (v, _) in other.items()}
     known = known_proposals(ex, lexicon)
     if not m and not known:

@@ -144,7 +144,10 @@ def test_a_paper_defining_a_known_short_form_otherwise_is_not_the_lexicons():
                     (Mention("Forward Learning", 0, 16), Mention("FL", 18, 20)))
     ex = paper("f", PLANNING, linked, relations=(Relation("USES", "f", linked.id),))
     got = scope(ex, lex)
-    assert [(e.id, e.name) for e in got.entities] == [("technique:forward-learning", "Forward Learning")]
+    assert [(e.id, e.name, e.aliases) for e in got.entities] == [("technique:forward-learning", "Forward Learning",
+                                                                 ("FL",))]  # found under its short form too
+    bare = replace(linked, name="FL", aliases=())  # named by its short form alone
+    assert [(e.name, e.aliases) for e in scope(paper("f", PLANNING, bare), lex).entities] == [("Forward Learning", ("FL",))]
     assert [r.target for r in got.relations] == ["technique:forward-learning"]
     # the lexicon's own long form, or one that does not spell the acronym, changes nothing
     same = replace(linked, mentions=(Mention("Federated Learning", 0, 18), Mention("FL", 20, 22)))

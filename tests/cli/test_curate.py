@@ -37,7 +37,7 @@ def graph(built, tmp_path, monkeypatch):
 
 
 def test_curate_records_lists_and_refuses(graph, tmp_path):
-    res = runner.invoke(app, ["curate", "merge", "method:dpo", "method:lora", "-g", str(graph)])
+    res = runner.invoke(app, ["curate", "merge", "method:direct-preference-optimization", "method:lora", "-g", str(graph)])
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["curate", "reject", "method:gat", "-g", str(graph), "--by", "bo"])
     assert res.exit_code == 0, res.output
@@ -49,7 +49,7 @@ def test_curate_records_lists_and_refuses(graph, tmp_path):
 
     # a conflict and a node that is not there: one line, exit 2, nothing recorded
     before = (graph / "curation.jsonl").read_bytes()
-    for args, words in ((["merge", "method:lora", "method:dpo"], "cycle of merges"),
+    for args, words in ((["merge", "method:lora", "method:direct-preference-optimization"], "cycle of merges"),
                         (["rename", "method:gat", "GAT-2"], "conflicts with"),
                         (["merge", "method:nosuch", "method:lora"], "entity method:nosuch is not in the graph")):
         res = runner.invoke(app, ["curate", *args, "-g", str(graph)])

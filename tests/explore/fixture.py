@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kg.records import Entity, Evidence, Extraction, Paper, Relation
@@ -56,12 +57,12 @@ def extractions() -> list[Extraction]:
                     Relation("EVALUATED_ON", "p2", "dataset:code-generation-benchmark"),
                     Relation("EVALUATED_ON", "p2", "dataset:code-generation-eval"))),
         Extraction(Paper("p3", P3, title="Speech Tuning", venue="ICLR 2024", year=2024),
-                   (QLORA, Entity("task:speech-recognition", "Task", "speech recognition")),
+                   (replace(QLORA, aliases=("quantised LoRA",)), Entity("task:speech-recognition", "Task", "speech recognition")),
                    (Relation("USES", "p3", "method:qlora", ev(P3, P3)),
                     Relation("ADDRESSES", "p3", "task:speech-recognition", ev(P3, P3)))),
         Extraction(Paper("p4", P4, title="Full Tuning", venue="ICLR 2024", year=2024),
                    (LORA, Entity("technique:low-rank-adaption", "Technique", "low-rank adaption"),
-                    Entity("method:ppo", "Method", "PPO"),
+                    Entity("method:ppo", "Method", "PPO", ("proximal policy optimization",)),
                     Entity("technique:policy-optimization", "Technique", "policy optimization", ("PPO",))),
                    (Relation("MENTIONS", "p4", "method:lora", ev(P4, P4)),
                     Relation("MENTIONS", "p4", "technique:low-rank-adaption"),

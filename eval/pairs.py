@@ -90,10 +90,13 @@ def _mentions(graph: Path):
     """(extractions, canonical id of every extracted id) of a graph folder."""
     from kg.lexicon import default_lexicon
     from kg.resolve import canonical_ids, collect
+    from kg.senses import scope
 
+    lexicon = default_lexicon()
     exs = [Extraction.from_json(json.loads(x)) for x in (graph / "extractions.jsonl").read_text("utf-8").splitlines()
            if x.strip()]
-    remap = canonical_ids(collect(exs), default_lexicon())
+    exs = [scope(ex, lexicon) for ex in exs]  # the ids resolution reads, as kg eval places mentions
+    remap = canonical_ids(collect(exs, None, lexicon), lexicon)
     return exs, remap
 
 

@@ -115,7 +115,7 @@ def test_any_string_round_trips_offline(tmp_path_factory, s):
     out = tmp_path_factory.mktemp("csv")
     write_neo4j_csv(G, out)
     _, rows = read_back(out / "nodes-Method.csv")
-    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1", "", "", "", shorten(s)]]  # no curation
+    assert rows == [["method:x", s, f"{s}{ARRAY_DELIMITER}b", "1", "", "", "", "", shorten(s)]]  # no merges, no curation
 
 
 def test_the_array_delimiter_inside_an_alias_is_refused(tmp_path):

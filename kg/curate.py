@@ -219,7 +219,7 @@ def read(path: Path, skipped: list[str] | None = None) -> list[Decision]:
     """The decisions of a curation file ([] when there is none)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no such file (a folder on its way is a file)
         return []
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot be read as a curation file ({exc})") from None

@@ -83,3 +83,20 @@ def toy_folders(tmp_path_factory) -> dict[str, Path]:
         out[name] = root / name
         build([str(p) for p in inputs], out[name])
     return out
+
+
+@pytest.fixture(autouse=True)
+def _pipeline_env():
+    """The command line names the pipeline to the extractor through the environment
+    (``--model`` sets ``KG_ENCODER``/``KG_SPANS``); a command run in-process must not choose the
+    pipeline of every later test in the session."""
+    import os
+
+    keys = ("KG_ENCODER", "KG_SPANS", "KG_NER_MODEL")
+    saved = {k: os.environ.get(k) for k in keys}
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v

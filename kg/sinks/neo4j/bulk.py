@@ -14,7 +14,7 @@ an empty string and a missing value stays missing. Array elements are separated 
 >>> G.add_edge("paper:p1", "method:ete", key="PROPOSES|p1", type="PROPOSES", paper="p1", confidence=0.9)
 'PROPOSES|p1'
 >>> node_header("Method", [G.nodes["method:ete"]])
-['id:ID(kg)', 'name', 'aliases:string[]', 'papers:long', 'confidence:double', 'curated_by', 'curated_at', 'display']
+['id:ID(kg)', 'name', 'aliases:string[]', 'papers:long', 'merges:string[]', 'confidence:double', 'curated_by', 'curated_at', 'display']
 >>> csv_line(["method:ete", 'Explore "Then" Exploit', ["ETE", "E"], 1, None], ["", "", "string[]", "long", ""])
 '"method:ete","Explore ""Then"" Exploit","ETE\\x1fE",1,'
 """

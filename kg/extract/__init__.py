@@ -166,7 +166,7 @@ def resolve_pipeline(model: str | Path | None) -> tuple[Path | None, Path | None
     return spans.resolve_model(val), None
 
 
-_WORKER: tuple[tuple[str, str], Extractor] | None = None
+_WORKER: tuple[tuple[str, ...], Extractor] | None = None
 
 
 def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
@@ -175,7 +175,9 @@ def extract_batch(papers: list[Paper], lexicon_dir: str = str(LEXICON_DIR),
     per (lexicon, span model); ``ner_model=""`` is rules only. A paper that cannot be
     extracted comes back as a :class:`~kg.records.Failure` in its place."""
     global _WORKER
-    key = (lexicon_dir, ner_model)
+    # the pipeline the environment names now is part of the key: a process that builds once
+    # with --model off and once with the default must not reuse the first extractor
+    key = (lexicon_dir, ner_model, *map(str, default_pipeline()))
     if _WORKER is None or _WORKER[0] != key:
         _WORKER = (key, Extractor(lexicon_dir, ner_model=ner_model))
     failures: dict[str, Failure] = {}

@@ -85,6 +85,9 @@ def toy_folders(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
+_PIPELINE_ENV = {k: __import__("os").environ.get(k) for k in ("KG_ENCODER", "KG_SPANS", "KG_NER_MODEL")}
+
+
 @pytest.fixture(autouse=True)
 def _pipeline_env():
     """The command line names the pipeline to the extractor through the environment
@@ -92,10 +95,8 @@ def _pipeline_env():
     pipeline of every later test in the session."""
     import os
 
-    keys = ("KG_ENCODER", "KG_SPANS", "KG_NER_MODEL")
-    saved = {k: os.environ.get(k) for k in keys}
     yield
-    for k, v in saved.items():
+    for k, v in _PIPELINE_ENV.items():  # as the session began, whatever a test or fixture left
         if v is None:
             os.environ.pop(k, None)
         else:

@@ -53,7 +53,10 @@ def driver():
 def sample(tmp_path_factory):
     from kg.builder import build
 
-    return build([str(SAMPLE)], tmp_path_factory.mktemp("sample")).graph
+    with pytest.MonkeyPatch.context() as mp:  # the default pipeline, whatever an earlier test left
+        for key in ("KG_ENCODER", "KG_SPANS", "KG_NER_MODEL"):
+            mp.delenv(key, raising=False)
+        return build([str(SAMPLE)], tmp_path_factory.mktemp("sample")).graph
 
 
 def wipe_all(driver) -> None:

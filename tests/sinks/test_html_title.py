@@ -1,8 +1,10 @@
 """The page's title comes from the names of the paper lists: a hostile file name is text in the
-title, never markup (checked without a browser, by parsing the page as a browser would)."""
+title, never markup, on the map of the field and on a view around a node (checked without a
+browser, by parsing the page as a browser would)."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -33,11 +35,20 @@ class Page(HTMLParser):
             self.title += data
 
 
+def around(G) -> dict:
+    """The options of a view around the most connected node (the map takes none)."""
+    node = max(G.nodes, key=lambda n: (G.degree(n), str(n)))
+    return {"around": G.nodes[node].get("name") or G.nodes[node].get("title"), "depth": 1}
+
+
+@pytest.mark.parametrize("view", ["map", "around"])
 @pytest.mark.parametrize("name", HOSTILE)
-def test_a_hostile_source_name_is_text_in_the_title(sample_graph_dir, tmp_path, name):
+def test_a_hostile_source_name_is_text_in_the_title(sample_graph_dir, tmp_path, name, view):
     G = load_graph(sample_graph_dir)
     out = tmp_path / "view.html"
-    export(G, out, "html", manifest={"sources": [f"{name}.jsonl"]})
+    options = around(G) if view == "around" else {}
+    export(G, out, "html", manifest={"sources": [f"{name}.jsonl"]}, **options)
+    assert bool(re.search(r'"kind": ?"map"', out.read_text(encoding="utf-8"))) == (view == "map")
     page = Page()
     page.feed(out.read_text(encoding="utf-8"))
     assert page.title.startswith(f"{name}: "), page.title

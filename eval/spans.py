@@ -11,14 +11,18 @@ Three draws, all reproducible and all excluding every paper of the paper-level d
 * **Second test draw** (``spantest2``, seed 2033, :data:`TEST2_N` papers): drawn after the
   first two and excluding all of them (every paper of the train draw, annotated or not), before
   the contextual encoder was trained; annotated blind and scored once, when that work ends.
+* **Third test draw** (``spantest3``, seed 2035, :data:`TEST3_N` papers): drawn after the three
+  above and excluding all of them, once the second test draw had been scored; annotated blind
+  and committed before any model it judges was trained, and scored once.
 
 Both draw from all shared lists and years, weighted towards recent papers (weight 1 up to 2018,
 2 for 2019-2022, 4 from 2023), without replacement (Efraimidis-Spirakis keys ``u ** (1 / w)``),
 from records with an abstract of at least 300 characters and a title not seen before.
 
 Batches: train papers ``50 k .. 50 k + 49`` are batch ``b{k:03d}``, test papers ``t{k:03d}``,
-second-test papers ``25 k .. 25 k + 24`` are ``u{k:03d}``; ``d{k:03d}`` is a second, independent annotation of the papers
-of ``b{k:03d}`` and ``v{k:03d}`` one of (some of) the papers of ``u{k:03d}`` (agreement).
+second-test papers ``25 k .. 25 k + 24`` are ``u{k:03d}``, third-test ones ``w{k:03d}``;
+``d{k:03d}`` is a second, independent annotation of the papers of ``b{k:03d}``, ``v{k:03d}`` one
+of the papers of ``u{k:03d}`` and ``x{k:03d}`` one of those of ``w{k:03d}`` (agreement).
 
 Usage::
 
@@ -46,12 +50,15 @@ FILES = ("icml2024.jsonl", "iclr2024.jsonl", "neurips2023.jsonl", "paperlists-20
 TEST_SEED, TEST_SPLIT, TEST_N = 2031, "spantest", 150
 TRAIN_SEED, TRAIN_SPLIT, TRAIN_N = 2030, "spantrain", 3000
 TEST2_SEED, TEST2_SPLIT, TEST2_N = 2033, "spantest2", 150
+TEST3_SEED, TEST3_SPLIT, TEST3_N = 2035, "spantest3", 150
+#: the blind splits, which no training step may read
+TEST_SPLITS = (TEST_SPLIT, TEST2_SPLIT, TEST3_SPLIT)
 #: batch prefix -> (split, prefix of the batch it annotates)
-PREFIXES = {"b": (TRAIN_SPLIT, "b"), "t": (TEST_SPLIT, "t"), "u": (TEST2_SPLIT, "u"),
-            "d": (TRAIN_SPLIT, "b"), "v": (TEST2_SPLIT, "u")}
+PREFIXES = {"b": (TRAIN_SPLIT, "b"), "t": (TEST_SPLIT, "t"), "u": (TEST2_SPLIT, "u"), "w": (TEST3_SPLIT, "w"),
+            "d": (TRAIN_SPLIT, "b"), "v": (TEST2_SPLIT, "u"), "x": (TEST3_SPLIT, "w")}
 BATCH = 50
-#: the second test draw is annotated in smaller batches (six annotators, 25 papers each)
-BATCH_OF = {"u": 25, "v": 25}
+#: the later test draws are annotated in smaller batches (six annotators, 25 papers each)
+BATCH_OF = {"u": 25, "v": 25, "w": 25, "x": 25}
 GOLD_DIR = HERE / "gold" / "spans"
 #: the shipped span model is trained on the first MODEL_BATCHES training batches (b000-b040);
 #: raise it and run ``make model`` to train on batches annotated since
@@ -102,9 +109,9 @@ def _weighted(pool: list[tuple[str, dict]], seed: int, n: int) -> list[tuple[str
 
 @cache
 def draws(data_dir: Path = sample.DEFAULT_DATA) -> dict[str, list[tuple[str, dict]]]:
-    """``{"spantest": [...], "spantrain": [...], "spantest2": [...]}``: ``(source_file, record)``
-    in draw order. Each later draw leaves out the papers of the earlier ones, so adding one
-    changes none before it."""
+    """``{"spantest": [...], "spantrain": [...], "spantest2": [...], "spantest3": [...]}``:
+    ``(source_file, record)`` in draw order. Each later draw leaves out the papers of the earlier
+    ones, so adding one changes none before it."""
     pool = list(_pool(Path(data_dir)))
     test = _weighted(pool, TEST_SEED, TEST_N)
     test_ids = {sample.paper_id(r) for _, r in test}
@@ -112,7 +119,10 @@ def draws(data_dir: Path = sample.DEFAULT_DATA) -> dict[str, list[tuple[str, dic
     train = _weighted(rest, TRAIN_SEED, TRAIN_N)
     train_ids = {sample.paper_id(r) for _, r in train}
     rest2 = [(f, r) for f, r in rest if sample.paper_id(r) not in train_ids]
-    return {TEST_SPLIT: test, TRAIN_SPLIT: train, TEST2_SPLIT: _weighted(rest2, TEST2_SEED, TEST2_N)}
+    test2 = _weighted(rest2, TEST2_SEED, TEST2_N)
+    test2_ids = {sample.paper_id(r) for _, r in test2}
+    rest3 = [(f, r) for f, r in rest2 if sample.paper_id(r) not in test2_ids]
+    return {TEST_SPLIT: test, TRAIN_SPLIT: train, TEST2_SPLIT: test2, TEST3_SPLIT: _weighted(rest3, TEST3_SEED, TEST3_N)}
 
 
 def batch_size(prefix: str) -> int:
@@ -125,13 +135,14 @@ def batch_of(split: str, index: int) -> str:
 
 
 def split_of_batch(name: str) -> str:
-    """The split of a batch file's papers: ``t001`` -> ``spantest``, ``v000`` -> ``spantest2``."""
+    """The split of a batch file's papers: ``t001`` -> ``spantest``, ``v000`` -> ``spantest2``,
+    ``w002`` -> ``spantest3``."""
     return PREFIXES[name[0]][0]
 
 
 def batch(name: str, data_dir: Path = sample.DEFAULT_DATA) -> list[tuple[str, dict]]:
-    """The papers of batch ``b007``, ``t001``, ``u002``, ``d000`` (the papers of ``b000``) or
-    ``v000`` (those of ``u000``)."""
+    """The papers of batch ``b007``, ``t001``, ``u002``, ``w003``, ``d000`` (the papers of
+    ``b000``), ``v000`` (those of ``u000``) or ``x000`` (those of ``w000``)."""
     m = re.fullmatch(r"([%s])(\d{3})" % "".join(PREFIXES), name)
     if not m:
         raise SystemExit(f"{name}: a batch is one of {', '.join(p + '###' for p in PREFIXES)}")
@@ -204,7 +215,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw", help="print the draw: source, id, split, batch")
-    d.add_argument("--split", choices=[TEST_SPLIT, TRAIN_SPLIT, TEST2_SPLIT], default=None)
+    d.add_argument("--split", choices=[TRAIN_SPLIT, *TEST_SPLITS], default=None)
     s = sub.add_parser("show", help="print the title and abstract of each paper of a batch (or of ids)")
     s.add_argument("batch", nargs="+", help="a batch name (b003) or paper ids")
     s.add_argument("--part", default=None, metavar="I/N",

@@ -139,12 +139,12 @@ def scier_papers(rows: list[dict]) -> list[Paper]:
 
 def read_paper_gold(path: Path, split: str | None = None) -> list[dict]:
     """Rows of a paper-level gold file, or of a folder of mention-level batches (``b###.jsonl``,
-    ``t###.jsonl``, ``u###.jsonl``; second annotations ``d###``, ``v###`` are left out), of one
-    split or all."""
+    ``t###.jsonl``, ``u###.jsonl``, ``w###.jsonl``; second annotations ``d###``, ``v###``,
+    ``x###`` are left out), of one split or all."""
     path = Path(path)
-    files = sorted(path.glob("[btu][0-9][0-9][0-9].jsonl")) if path.is_dir() else [path]
+    files = sorted(path.glob("[btuw][0-9][0-9][0-9].jsonl")) if path.is_dir() else [path]
     if not files:
-        raise InputError(f"{path}: no gold batches (b###.jsonl, t###.jsonl, u###.jsonl) in this folder")
+        raise InputError(f"{path}: no gold batches (b###.jsonl, t###.jsonl, u###.jsonl, w###.jsonl) in this folder")
     rows = [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
     if rows and "entities" not in rows[0]:
         raise InputError(f"{path}: not paper-level gold (needs 'entities')")
@@ -410,7 +410,7 @@ def score_draws(rows: list[dict], node_of: dict[tuple[str, str], str], examples:
     return result
 
 
-SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantest2", "spantrain", "all")
+SPLITS = ("fresh", "heldout", "tune", "train", "bulk", "spantest", "spantest2", "spantest3", "spantrain", "all")
 DEFAULT_PAPERS = Path("../shared/data/papers")  # beside a checkout; elsewhere --papers or $KG_PAPERS
 
 

@@ -33,7 +33,7 @@ def blind_ids() -> set[str]:
 
     gold = [json.loads(x) for x in (ROOT / "eval" / "gold" / "papers.jsonl").read_text().splitlines() if x.strip()]
     out = {r["id"] for r in gold if r["split"] in ("fresh", "heldout")}
-    for split in (spans.TEST_SPLIT, spans.TEST2_SPLIT):
+    for split in spans.TEST_SPLITS:
         out |= {sample.paper_id(r) for _, r in spans.draws(PAPERS)[split]}
     return out
 

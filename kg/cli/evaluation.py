@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         gold: Annotated[Path, typer.Argument(help="Gold file: SciER sentences (.jsonl with 'ner'), paper-level gold, or a folder of mention-level gold batches (eval/gold/spans).")],
         pred: Annotated[Path | None, typer.Option("--pred", help="kg extract JSONL to score instead of extracting now, or a second paper-level annotation of the same papers (agreement).")] = None,
-        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh, heldout, tune, train, bulk, spantest and spantest2 (the blind mention-level test splits), spantrain or all.")] = "fresh",
+        split: Annotated[str, typer.Option("--split", help="Paper-level gold split: fresh, heldout, tune, train, bulk, spantest, spantest2 and spantest3 (the blind mention-level test splits), spantrain or all.")] = "fresh",
         papers: Annotated[Path, typer.Option("--papers", envvar="KG_PAPERS", help="Folder of the paper lists the gold ids come from.")] = DEFAULT_PAPERS,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         errors: Annotated[int, typer.Option("--errors", help="Paper-level gold: list up to N examples of each error kind.")] = 0,

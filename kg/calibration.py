@@ -3,11 +3,13 @@ score", one monotone mapping per kind of fact, fitted on gold and read from pack
 
 ``scripts/calibrate.py`` collects (raw score, right or wrong) for each fact the pipeline finds
 on held-out gold papers (:func:`kg.evaluate.labelled_facts`, matched as ``kg eval`` matches), fits an
-isotonic mapping per kind (:func:`fit_isotonic`, pool-adjacent-violators) and writes them to
-``kg/data/calibration/calibration.json``. Extraction applies them to every relation it
-outputs (:func:`calibrate_relations`); without the file every score stays as it is. The
-file is part of the pipeline's content hash, so an incremental build never mixes scores
-calibrated two ways.
+isotonic mapping per kind (:func:`fit_isotonic`, pool-adjacent-violators) and writes them next
+to the decisions they calibrate (:func:`pipeline_file`): ``calibration.json`` in the encoder's
+folder for the default pipeline, in the span model's for the fast one, and
+``kg/data/calibration/calibration.json`` for rules alone. Extraction applies the file of its
+pipeline to every relation it outputs (:func:`calibrate_relations`); without one every score
+stays as it is. The file is part of the pipeline's content hash, so an incremental build never
+mixes scores calibrated two ways.
 
 >>> m = fit_isotonic([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1])
 >>> m(0.15), m(0.5), m(0.75), m(0.95)
@@ -163,17 +165,28 @@ def read(path: Path = CALIBRATION_FILE) -> dict[str, Mapping]:
                           "or delete it") from None
 
 
-@cache
-def shipped() -> dict[str, Mapping]:
-    """The mappings shipped in the package (read once); none with ``KG_CALIBRATION=off``,
-    as ``scripts/calibrate.py`` sets to see raw scores."""
+def pipeline_file(decisions: Path | str | None) -> Path:
+    """The calibration file of a pipeline whose proposal and role decisions are in the folder
+    ``decisions`` (the encoder's or the span model's), or of the rules alone (None)."""
+    return Path(decisions) / "calibration.json" if decisions else CALIBRATION_FILE
+
+
+def shipped(path: Path | str = CALIBRATION_FILE) -> dict[str, Mapping]:
+    """The mappings of the calibration file ``path`` (read once); none with
+    ``KG_CALIBRATION=off``, as ``scripts/calibrate.py`` sets to see raw scores."""
     import os
 
-    return {} if os.environ.get("KG_CALIBRATION") == "off" else read(CALIBRATION_FILE)
+    return {} if os.environ.get("KG_CALIBRATION") == "off" else _read_once(str(path))
+
+
+@cache
+def _read_once(path: str) -> dict[str, Mapping]:
+    return read(Path(path))
 
 
 def calibrate_relations(relations: Iterable, mappings: dict[str, Mapping] | None = None) -> Iterator:
-    """The relations with their confidence mapped for their kind (unchanged where no mapping)."""
+    """The relations with their confidence mapped for their kind (unchanged where no mapping);
+    ``mappings`` default to the rules' file."""
     from dataclasses import replace
 
     maps = shipped() if mappings is None else mappings

@@ -2,17 +2,21 @@
 """Calibrate the confidence of extracted facts on held-out gold papers.
 
     python scripts/calibrate.py eval/gold/papers.jsonl --split heldout [--model default] [--write]
+    python scripts/calibrate.py eval/gold/spans --split spantrain --development --model default --write
 
-Extracts the gold papers of ``--split`` (papers the models never trained on) with the current
-pipeline, its shipped calibration switched off, and collects (raw score, right or wrong) for
-every PROPOSES and typed edge, matched as ``kg eval`` matches (:func:`kg.evaluate.labelled_facts`).
-Per kind it then
+Extracts the gold papers of ``--split`` (papers the models never trained on; with
+``--development``, only the development papers of the mention-level training draw, which no
+model trains on) with the pipeline, its shipped calibration switched off, and collects (raw
+score, right or wrong) for every PROPOSES and typed edge, matched as ``kg eval`` matches
+(:func:`kg.evaluate.labelled_facts`). Per kind it then
 
 - fits an isotonic mapping on one half of the papers and measures it on the other, and the
   other way round (two folds by paper id), so the "calibrated" table is on papers the mapping
   did not see;
-- fits the mapping on all the papers and, with ``--write``, writes it to
-  ``kg/data/calibration/calibration.json`` (``--out`` elsewhere), which extraction then applies.
+- fits the mapping on all the papers and, with ``--write``, writes it next to the pipeline's
+  decisions (:func:`kg.calibration.pipeline_file`; ``--out`` elsewhere), which extraction then
+  applies. Only a kind whose held-out expected calibration error the mapping lowers is written:
+  the others keep their raw score.
 
 It prints, in markdown, a reliability table per kind (bins, count, mean score, fraction right,
 ECE) before and after. A kind with fewer than ``--min-facts`` facts is reported, not fitted.
@@ -46,10 +50,20 @@ def folds(facts: list[tuple[str, str, float, bool]]) -> list[tuple[float, bool, 
     return out
 
 
+def development_ids(papers: Path) -> set[str]:
+    """The development papers of the mention-level training draw: read by no training step."""
+    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "eval")]
+    from train_encoder import all_rows, split_rows
+
+    return {r["id"] for r, _ in split_rows(all_rows(papers))[1]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("gold", type=Path, help="paper-level gold (eval/gold/papers.jsonl)")
     ap.add_argument("--split", action="append", help="held-out split(s) to calibrate on (default: heldout)")
+    ap.add_argument("--development", action="store_true",
+                    help="only the development papers of the training draw (scripts/train_encoder.py split_rows)")
     ap.add_argument("--papers", type=Path, default=ROOT.parent / "shared" / "data" / "papers")
     ap.add_argument("--model", default=None, help="pipeline: default, fast, off or a span model folder")
     ap.add_argument("--bins", type=int, default=10)
@@ -59,11 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     os.environ["KG_CALIBRATION"] = "off"  # raw scores: the shipped mapping is what is being refitted
-    from kg.calibration import CALIBRATION_FILE, fit_isotonic, reliability, write
+    from kg.calibration import fit_isotonic, pipeline_file, reliability, write
     from kg.evaluate import gold_papers, labelled_facts, read_paper_gold
     from kg.extract import Extractor, resolve_pipeline
 
     rows = [r for s in (args.split or ["heldout"]) for r in read_paper_gold(args.gold, s)]
+    if args.development:
+        dev = development_ids(args.papers)
+        rows = [r for r in rows if r["id"] in dev]
     if not rows:
         print(f"no gold papers in split(s) {args.split or ['heldout']}", file=sys.stderr)
         return 2
@@ -75,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# Reliability of confidence: {len(rows)} gold papers ({', '.join(args.split or ['heldout'])}), "
           f"pipeline {args.model or 'default'}\n")
-    mappings = {}
+    mappings, eces = {}, {}
     for kind in sorted({k for _, k, _, _ in facts}):
         mine = [f for f in facts if f[1] == kind]
         raw = reliability([s for _, _, s, _ in mine], [r for *_, r in mine], args.bins)
@@ -86,11 +103,17 @@ def main(argv: list[str] | None = None) -> int:
         held = folds(mine)
         cal = reliability([c for *_, c in held], [r for _, r, _ in held], args.bins)
         print(cal.markdown(f"{kind}, calibrated (two folds by paper, each fitted on the other)"))
+        if cal.ece >= raw.ece:
+            print(f"{kind}: the mapping does not lower the held-out ECE ({raw.ece:.3f} -> {cal.ece:.3f}): not written\n")
+            continue
         mappings[kind] = fit_isotonic([s for _, _, s, _ in mine], [r for *_, r in mine])
+        eces[kind] = {"raw": raw.ece, "held_out": cal.ece}
     if args.write or args.out:
-        path = write(mappings, args.out or CALIBRATION_FILE,
-                     {"gold": args.gold.name, "splits": args.split or ["heldout"], "papers": len(rows),
-                      "pipeline": args.model or "default", "facts": {k: sum(f[1] == k for f in facts) for k in mappings}})
+        path = write(mappings, args.out or pipeline_file(enc or cnn),
+                     {"gold": args.gold.name, "splits": args.split or ["heldout"],
+                      "development_only": args.development, "papers": len(rows),
+                      "pipeline": args.model or "default", "facts": {k: sum(f[1] == k for f in facts) for k in mappings},
+                      "ece": eces})
         print(f"wrote {path}", file=sys.stderr)
     return 0
 

@@ -80,17 +80,39 @@ def test_labelled_facts_match_as_kg_eval_does():
                              ("role", 0.6, True), ("role", 0.7, True)]
 
 
-def test_extraction_applies_the_shipped_mapping_and_the_pipeline_id_names_it(monkeypatch, rules_extractor, tmp_path):
+def test_a_rules_only_extraction_applies_the_rules_mapping_and_the_pipeline_id_names_it(monkeypatch, tmp_path):
     import kg.calibration
     import kg.extract.pipeline as pipeline
-
-    text = "We propose FooNet, a sparse transformer for image classification."
-    monkeypatch.setattr(kg.calibration, "shipped", lambda: {"PROPOSES": Mapping((0.0, 1.0), (0.123, 0.123))})
+    from kg.extract import Extractor
     from kg.records import Paper
 
-    ex = next(iter(rules_extractor.extract_all([Paper("p", text)])))
-    assert [r.confidence for r in ex.relations if r.type == "PROPOSES"] == [0.123]
-
+    text = "We propose FooNet, a sparse transformer for image classification."
     before = pipeline.pipeline_id()
-    monkeypatch.setattr(pipeline, "CALIBRATION_FILE", write({"role": Mapping((0.5,), (0.4,))}, tmp_path / "c.json"))
+    path = write({"PROPOSES": Mapping((0.0, 1.0), (0.123, 0.123))}, tmp_path / "c.json")
+    monkeypatch.setattr(kg.calibration, "CALIBRATION_FILE", path)
+    monkeypatch.setattr(pipeline, "CALIBRATION_FILE", path)
+    ex = next(iter(Extractor(spans_model="", encoder="").extract_all([Paper("p", text)])))
+    assert [r.confidence for r in ex.relations if r.type == "PROPOSES"] == [0.123]
     assert pipeline.pipeline_id() != before
+
+
+def test_a_learned_pipeline_applies_the_mapping_beside_its_decisions(tmp_path):
+    """The fast pipeline's decisions come with their own calibration file: a copy of the span
+    model with one reads that mapping (and is another pipeline), the rules' file is not read."""
+    import shutil
+
+    from kg.calibration import pipeline_file
+    from kg.extract import Extractor
+    from kg.extract.pipeline import pipeline_id
+    from kg.extract.spans import default_model
+    from kg.records import Paper
+
+    bare, model = tmp_path / "bare", tmp_path / "spans"
+    for folder in (bare, model):
+        shutil.copytree(default_model(), folder, ignore=shutil.ignore_patterns("calibration.json"))
+    assert pipeline_file(model) == model / "calibration.json"
+    write({"PROPOSES": Mapping((0.0, 1.0), (0.321, 0.321))}, pipeline_file(model))
+    assert pipeline_id(spans_model=model) != pipeline_id(spans_model=bare)
+    text = "We propose FooNet, a sparse transformer for image classification."
+    ex = next(iter(Extractor(spans_model=str(model), encoder="").extract_all([Paper("p", text)])))
+    assert [r.confidence for r in ex.relations if r.type == "PROPOSES"] == [0.321]

@@ -55,6 +55,10 @@ class Extractor:
             from kg.extract.roles import RoleModel
 
             self.roles = RoleModel.load(decisions / "roles")
+        # so do the mappings that calibrate their scores (kg.calibration)
+        from kg.calibration import pipeline_file, shipped
+
+        self.calibration = shipped(pipeline_file(decisions))
         self.batch_size = batch_size
         self.lexicon_dir = lexicon_dir
         self._done = 0
@@ -85,7 +89,7 @@ class Extractor:
         from kg.extract.adapter import doc_to_extraction
 
         doc, tdoc = self.annotate(paper)
-        return doc_to_extraction(doc, paper, tdoc, self.proposer, self.roles)
+        return doc_to_extraction(doc, paper, tdoc, self.proposer, self.roles, self.calibration)
 
     def extract_all(self, papers: Iterable[Paper], progress: Callable[[int], None] | None = None,
                     failed: Callable[[Failure], None] | None = None) -> Iterator[Extraction]:
@@ -120,7 +124,8 @@ class Extractor:
         docs = self.nlp.pipe((d for d, _ in pairs), batch_size=self.batch_size)
         titled = [t for _, t in pairs if t is not None]
         tdocs = iter(self.nlp.pipe(titled, batch_size=self.batch_size))
-        return [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles)
+        return [doc_to_extraction(doc, p, next(tdocs) if p.title else None, self.proposer, self.roles,
+                                  self.calibration)
                 for doc, p in zip(docs, batch, strict=True)]
 
     # Inside a spaCy memory zone the tokenizer neither caches nor keeps new words, which made it

@@ -37,13 +37,14 @@ def make_id(label: str, name: str) -> str:
 
 
 def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, proposer=None,
-                      roles=None) -> Extraction:
+                      roles=None, calibration=None) -> Extraction:
     """Turn the annotated abstract (and title) into the paper's Extraction record; ``proposer``
     (a :class:`~kg.extract.propose.ProposalModel`) makes the last decision on what the paper
     proposes, ``roles`` (a :class:`~kg.extract.roles.RoleModel`) on the role the text states
     for each other entity (without it, only the comparison rule and a shared sentence with the
     proposal state one). When the contextual encoder read the paper (``doc._.kg_reading``), its
-    view of each entity is a feature of both decisions."""
+    view of each entity is a feature of both decisions. ``calibration`` (kind -> mapping, see
+    :mod:`kg.calibration`) maps the relations' scores; None reads the rules' file."""
     fr = doc._.kg_reading if Doc.has_extension("kg_reading") else None
     reading = fr.reading if fr is not None else None
     text = doc_text(doc)
@@ -206,7 +207,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
     relations = _dedupe(relations)
     title = paper.title or _title(paper, entities, proposed_ids)
     results = find_results(text, sents, [e for e in entities if e.id not in derived], set(proposed_ids))
-    return Extraction(replace(paper, title=title), tuple(entities), tuple(calibrate_relations(relations)),
+    return Extraction(replace(paper, title=title), tuple(entities), tuple(calibrate_relations(relations, calibration)),
                       tuple(results))
 
 

@@ -323,7 +323,7 @@ def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: di
     the proposed method, technique, model or software it shares a sentence with, else the
     paper's main such proposal, else the paper; or MENTIONS from the paper when no role is
     stated."""
-    from kg.extract.roles import candidates
+    from kg.extract.roles import candidates, set_aside
 
     ent_by_id = {e.id: e for e in entities}
     # a proposed Dataset or Metric is a target, not a source: the paper evaluates on it
@@ -351,6 +351,9 @@ def _roles(paper_id: str, entities: list[Entity], groups: dict, proposed_ids: di
             kind, conf, rule = "none", 0.6, ""
         if e.id in compared:  # the comparison rule is exact where it fires
             kind, conf, rule = "compared", COMPARISON_PRECISION, "comparison"
+        elif kind == "role" and MENTION_RELATION[e.type] == "USES" and e.mentions \
+                and all(m.field == "abstract" and set_aside(text, m.start) for m in e.mentions):
+            kind = "none"  # every mention is set aside ("instead of X"): no use is stated
         if kind != "none":
             cmp_kind, cmp_source = compared.get(e.id, ("COMPARED_WITH", None))
             source = cmp_source if kind == "compared" and cmp_source in sources else \

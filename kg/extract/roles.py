@@ -37,6 +37,34 @@ _AUTHOR = re.compile(r"\b(?:we|our|the proposed|this (?:method|approach|framewor
 LEFT, RIGHT, MENTIONS_READ = 5, 3, 3
 
 
+# A name the text sets aside: "instead of X", "rather than X", "without X", "unlike X", "in place
+# of X", "as opposed to X", "no need for X", "does not require X", "replacing X", with at most
+# three words between (no new clause: no comma, "we" or "our"; and not "without sacrificing X",
+# which keeps X) - GUIDELINES.md section 7.
+_KEPT = r"sacrific\w*|compromis\w*|los(?:e|es|ing)|hurt\w*|harm\w*|degrad\w*|sacrifice|trading|much|any\s+loss"
+_ASIDE = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|as\s+opposed\s+to|without|unlike|no\s+need\s+for"
+    r"|(?:does|do|did)\s+not\s+(?:require|need|rely\s+on|use)|(?:replace|replaces|replacing)(?:\s+the)?)"
+    rf"(?:\s+(?!we\b|our\b|{_KEPT})[A-Za-z][\w\-]*){{0,3}}\s+$", re.IGNORECASE)
+
+
+def set_aside(text: str, start: int) -> bool:
+    """Whether the mention at ``start`` of ``text`` is a name the text sets aside (the words
+    right before it say the work does without it), which states no use of it.
+
+    >>> t = "FooNet uses LoRA instead of full fine-tuning."
+    >>> set_aside(t, t.index("full")), set_aside(t, t.index("LoRA"))
+    (True, False)
+    >>> t = "Unlike prior work, we use LoRA."
+    >>> set_aside(t, t.index("LoRA"))
+    False
+    >>> t = "FooNet is faster without sacrificing accuracy."
+    >>> set_aside(t, t.index("accuracy"))
+    False
+    """
+    return bool(_ASIDE.search(text, max(0, start - 80), start))
+
+
 @lru_cache(maxsize=1)
 def cue_classes() -> dict[str, str]:
     """Cue word -> its class, from ``schema/role_cues.txt``."""

@@ -1,7 +1,8 @@
 """Views by confidence: the graph without the facts whose ``confidence`` is below a threshold.
 
 An edge carries the confidence of its extraction (curated ones 1.0; edges from the record or
-the lexicon 1.0); an entity node carries one where a score exists (a curated entity: 1.0).
+the lexicon 1.0); an entity node carries one where a score exists: the surest of its papers'
+readings with a learned pipeline (calibrated, :mod:`kg.calibration`), 1.0 for a curated entity.
 A cut drops the facts below the threshold, then the entities and results the cut left with no
 edge at all, so no node stands in a view without a fact that holds it there. Papers, venues
 and authors always stay. The default (:data:`kg.defaults.MIN_CONFIDENCE`) keeps everything.

@@ -490,12 +490,20 @@ def evaluate_pairs(gold: Path, graph: Path, examples: int = 0) -> dict:
 
 
 def labelled_facts(rows: list[dict], extractions: Iterable[Extraction]) -> list[tuple[str, float, bool]]:
-    """(kind, raw score, right) for every PROPOSES and typed edge extracted from the gold
-    papers ``rows`` (paper-level gold, as ``kg eval`` reads it), matched as ``kg eval``
-    matches: by the normalised name or an alias of the target (and, for a typed edge, its
-    type, OUTPERFORMS counting as COMPARED_WITH)."""
+    """(kind, raw score, right) for every entity with a confidence, PROPOSES and typed edge
+    extracted from the gold papers ``rows`` (paper-level gold, as ``kg eval`` reads it),
+    matched as ``kg eval`` matches: an entity by its label and normalised name or an alias, an
+    edge by those of its target (and, for a typed edge, its type, OUTPERFORMS counting as
+    COMPARED_WITH)."""
     out = []
     for row, ex in zip(rows, extractions, strict=True):
+        gold_e: dict[str, set[str]] = {}
+        for g in row["entities"]:
+            gold_e.setdefault(g["label"], set()).update(_keys(g["name"], g.get("aliases", ())))
+        for e in sorted(ex.entities, key=lambda e: e.id):
+            conf = dict(e.props).get("confidence")
+            if conf is not None and e.type != "Repository":
+                out.append(("entity", conf, bool(_keys(e.name, e.aliases) & gold_e.get(e.type, set()))))
         names = {g["name"]: {norm(g["name"])} | {norm(a) for a in g.get("aliases", ())} for g in row["entities"]}
         gold_p = set().union(*(names.get(n, {norm(n)}) for n in row.get("proposes", ())))
         gold_r: dict[str, set[str]] = {}

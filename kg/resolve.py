@@ -133,7 +133,10 @@ def collect(extractions: Iterable[Extraction], stats: dict[str, EntityStats] | N
             if e.id in proposed:
                 s.proposed.add(pid)
             for k, v in e.props:
-                if k not in s.props or pid < s.props[k][0]:
+                if k == "confidence":  # a node is as sure as its surest paper (ties: the first paper)
+                    if k not in s.props or (-v, pid) < (-s.props[k][1], s.props[k][0]):
+                        s.props[k] = (pid, v)
+                elif k not in s.props or pid < s.props[k][0]:
                     s.props[k] = (pid, v)
             s.papers.add(pid)
             if SCOPE in e.id or is_short_form(e.name) or any(is_short_form(a) for a in e.aliases):
@@ -444,7 +447,10 @@ def _entity(cid: str, merged: list[EntityStats], own: EntityStats, lexicon: Lexi
             counts[n] = counts.get(n, 0) + c
         r.papers |= s.papers
         for k in sorted(s.props):
-            r.props.setdefault(k, s.props[k][1])
+            if k == "confidence":
+                r.props[k] = max(r.props.get(k, 0.0), s.props[k][1])
+            else:
+                r.props.setdefault(k, s.props[k][1])
         aliases |= s.aliases
     entry = None
     if lexicon is not None:

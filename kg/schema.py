@@ -90,8 +90,9 @@ COMMON = (
 # What a person's curation decision (kg.curate) puts on the node or edge it made or changed:
 # confidence 1.0, who decided and when, as PROV-O attribution in RDF.
 CURATED = (
-    Prop("confidence", "float", "Confidence in [0, 1]; 1.0 when a person's curation decision made it.", False,
-         "confidence"),
+    Prop("confidence", "float", "Confidence in [0, 1]: of an entity, the calibrated probability that it is an "
+         "entity of its label (its surest reading in any paper); 1.0 when a person's curation decision made it.",
+         False, "confidence"),
     Prop("curated_by", "string", "Who recorded the curation decision that made or changed it.", False,
          "prov:wasAttributedTo"),
     Prop("curated_at", "string", "When that decision was recorded (ISO 8601, UTC).", False,

@@ -69,15 +69,18 @@ def test_labelled_facts_match_as_kg_eval_does():
                                    {"label": "Dataset", "name": "CIFAR-10"}, {"label": "Method", "name": "BarNet"}],
            "proposes": ["FooNet"], "relations": [{"type": "EVALUATED_ON", "source": "FooNet", "target": "CIFAR-10"},
                                                  {"type": "OUTPERFORMS", "source": "FooNet", "target": "BarNet"}]}
-    ents = (Entity("method:fn", "Method", "FN"), Entity("dataset:cifar-10", "Dataset", "CIFAR 10"),
-            Entity("method:barnet", "Method", "BarNet"), Entity("method:baz", "Method", "Baz"))
+    ents = (Entity("method:fn", "Method", "FN", props=(("confidence", 0.9),)),
+            Entity("dataset:cifar-10", "Dataset", "CIFAR 10"),  # no score: no entity fact
+            Entity("technique:barnet", "Technique", "BarNet", props=(("confidence", 0.5),)),  # another label
+            Entity("method:barnet", "Method", "BarNet"), Entity("method:baz", "Method", "Baz", props=(("confidence", 0.2),)))
     rels = (Relation("PROPOSES", "p", "method:fn", confidence=0.8), Relation("PROPOSES", "p", "method:baz", confidence=0.4),
             Relation("EVALUATED_ON", "method:fn", "dataset:cifar-10", confidence=0.7),
             Relation("COMPARED_WITH", "method:fn", "method:barnet", confidence=0.6),
             Relation("USES", "method:fn", "method:barnet", confidence=0.3))
     facts = labelled_facts([row], [Extraction(Paper("p", ""), ents, rels)])
-    assert sorted(facts) == [("PROPOSES", 0.4, False), ("PROPOSES", 0.8, True), ("role", 0.3, False),
-                             ("role", 0.6, True), ("role", 0.7, True)]
+    assert sorted(facts) == [("PROPOSES", 0.4, False), ("PROPOSES", 0.8, True),
+                             ("entity", 0.2, False), ("entity", 0.5, False), ("entity", 0.9, True),
+                             ("role", 0.3, False), ("role", 0.6, True), ("role", 0.7, True)]
 
 
 def test_a_rules_only_extraction_applies_the_rules_mapping_and_the_pipeline_id_names_it(monkeypatch, tmp_path):
@@ -111,8 +114,11 @@ def test_a_learned_pipeline_applies_the_mapping_beside_its_decisions(tmp_path):
     for folder in (bare, model):
         shutil.copytree(default_model(), folder, ignore=shutil.ignore_patterns("calibration.json"))
     assert pipeline_file(model) == model / "calibration.json"
-    write({"PROPOSES": Mapping((0.0, 1.0), (0.321, 0.321))}, pipeline_file(model))
+    write({"PROPOSES": Mapping((0.0, 1.0), (0.321, 0.321)), "entity": Mapping((0.0, 1.0), (0.456, 0.456))},
+          pipeline_file(model))
     assert pipeline_id(spans_model=model) != pipeline_id(spans_model=bare)
     text = "We propose FooNet, a sparse transformer for image classification."
     ex = next(iter(Extractor(spans_model=str(model), encoder="").extract_all([Paper("p", text)])))
     assert [r.confidence for r in ex.relations if r.type == "PROPOSES"] == [0.321]
+    # every entity the selector read carries its (here mapped) confidence
+    assert {dict(e.props).get("confidence") for e in ex.entities} == {0.456}

@@ -37,3 +37,24 @@ def test_resolving_twice_changes_nothing():
     assert remap2 == {}
     assert {k: (v.label, v.name, v.aliases) for k, v in ents.items()} == \
         {k: (v.label, v.name, v.aliases) for k, v in ents2.items()}
+
+
+def test_a_node_is_as_sure_as_its_surest_reading_in_any_order():
+    """An entity's confidence (the selector's, per paper) becomes the node's: the highest of its
+    papers and of the ids merged into it, whatever order or batches the papers come in."""
+    from kg.resolve import collect, resolve_stats
+
+    def sure(eid, label, name, conf):
+        return Entity(eid, label, name, props=(("confidence", conf),))
+
+    exs = [ex("a", sure("technique:transformer", "Technique", "transformer", 0.6)),
+           ex("b", sure("method:transformer", "Method", "Transformer", 0.9)),
+           ex("c", sure("technique:transformer", "Technique", "transformer", 0.7),
+              Entity("method:foonet", "Method", "FooNet"))]
+    lex = Lexicon([LexEntry("Technique", "transformer")])
+    ents, _ = resolve(exs, lex)
+    assert ents["technique:transformer"].props["confidence"] == 0.9  # b's reading, merged by label
+    assert "confidence" not in ents["method:foonet"].props  # no score, none made up
+    stats = collect(exs[2:], collect(exs[:1]), lex)  # in two batches, out of order
+    stats = collect(exs[1:2], stats, lex)
+    assert resolve_stats(stats, lex)[0]["technique:transformer"].props == ents["technique:transformer"].props

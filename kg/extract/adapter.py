@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
-from kg.calibration import calibrate_relations
+from kg.calibration import calibrate_relations, shipped
 from kg.extract import cues, rules
 from kg.extract.docutil import doc_text, sentences
 from kg.extract.names import lower_common_words, stoplist
@@ -98,6 +98,7 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
             continue
         info = d.user_data.get("kg_info", {})
         offsets = d.user_data.get("kg_offsets", {})
+        sure = d.user_data.get("kg_entity_confidence", {})
         dtext = text if d is doc else title  # Doc.text rebuilds the string on every access
         for sp in d.spans.get("kg", []):
             start, end = offsets.get((sp.start, sp.end), (sp.start_char, sp.end_char))
@@ -114,6 +115,9 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
                 g = groups[eid] = {"label": label, "name": name, "rule": sp.id_,
                                    "aliases": set(), "mentions": [], "keys": set(), "props": {}}
             g["keys"].add(key)
+            conf = sure.get((sp.start, sp.end))
+            if conf is not None:  # an entity is as sure as its surest reading
+                g["confidence"] = max(g.get("confidence", 0.0), conf)
             surface = dtext[start:end]
             g["mentions"].append(Mention(surface, start, end, field))
             extra = info.get(key)
@@ -132,9 +136,13 @@ def doc_to_extraction(doc: Doc, paper: Paper, title_doc: Doc | None = None, prop
     entities: list[Entity] = []
     relations: list[Relation] = []
     variant_of: list[tuple[str, str, Mention]] = []
+    entity_map = (calibration if calibration is not None else shipped()).get("entity")
     for eid, g in groups.items():
         aliases = tuple(sorted(a for a in g["aliases"] if a != g["name"])) if g["aliases"] else ()
         props = g["props"]
+        if "confidence" in g:
+            c = g["confidence"]
+            props = {**props, "confidence": entity_map(c) if entity_map is not None else round(c, 4)}
         entities.append(Entity(eid, g["label"], g["name"], aliases, tuple(g["mentions"]),
                                tuple(sorted(props.items())) if props else ()))
         family = props.get("family")
@@ -245,6 +253,7 @@ def _unglue(groups: dict[str, dict]) -> None:
                     target["mentions"].append(Mention(core, m.start + cut[0], m.end - cut[1], m.field))
             target["mentions"].sort(key=lambda m: (m.field == "title", m.start))
             target["keys"] |= g["keys"]
+            _absorb_confidence(target, g)
             del groups[eid]
             break
 
@@ -268,6 +277,7 @@ def _merge_title_names(groups: dict[str, dict]) -> None:
         t["mentions"] += g["mentions"]
         t["keys"] |= g["keys"]
         t["aliases"] |= g["aliases"] | ({g["name"]} if fold(g["name"]) != fold(t["name"]) else set())
+        _absorb_confidence(t, g)
         del groups[eid]
 
 
@@ -290,8 +300,15 @@ def _one_label_per_name(groups: dict[str, dict], proposed: set) -> None:
             t["mentions"] += g["mentions"]
             t["keys"] |= g["keys"]
             t["aliases"] |= g["aliases"]
+            _absorb_confidence(t, g)
             for k, v in g["props"].items():
                 t["props"].setdefault(k, v)
+
+
+def _absorb_confidence(target: dict, group: dict) -> None:
+    """A group that takes another's mentions is as sure as the surer of the two."""
+    if "confidence" in group:
+        target["confidence"] = max(target.get("confidence", 0.0), group["confidence"])
 
 
 def _code_owner(repo: Entity, proposed_ids: dict, ent_by_id: dict) -> tuple[str | None, str]:

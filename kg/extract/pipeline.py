@@ -236,7 +236,9 @@ class EntityMerger:
 
     Each span's ``label_`` is the entity type, ``kb_id_`` its canonical name and ``id_`` the
     rule that found it. Extra information (aliases, model parts) goes to
-    ``doc.user_data["kg_info"]`` keyed by canonical (label, name).
+    ``doc.user_data["kg_info"]`` keyed by canonical (label, name); with a learned selector,
+    ``doc.user_data["kg_entity_confidence"]`` holds, per span (token start, end), the
+    probability it gave the reading.
     """
 
     def __init__(self, lexicon: Lexicon, stoplist: frozenset[str] = frozenset(), selector=None):
@@ -247,8 +249,10 @@ class EntityMerger:
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         cands, info = self.candidates(doc, text)
+        scored: dict[tuple[int, int, str, str, str], float] = {}
         if self.selector is not None:
-            chosen = self.selector.choose(doc, text, cands)
+            scored = dict(self.selector.choose_scored(doc, text, cands))
+            chosen = list(scored)
         else:
             chosen = by_priority(text, cands)
         spans = []
@@ -259,6 +263,9 @@ class EntityMerger:
             sp.id_ = rule
             spans.append(sp)
             doc.user_data.setdefault("kg_offsets", {})[(sp.start, sp.end)] = (start, end)
+            if scored:  # how sure the selector is of the reading (absent with the rules alone)
+                doc.user_data.setdefault("kg_entity_confidence", {})[(sp.start, sp.end)] = \
+                    scored[(start, end, label, name, rule)]
         doc.spans["kg"] = spans
         doc.user_data["kg_info"] = info
         return doc

@@ -134,6 +134,12 @@ class Selector:
 
     def choose(self, doc, text: str, cands: list[Cand]) -> list[Cand]:
         """One reading per stretch, in order of confidence, while P(no entity) < threshold."""
+        return [c for c, _ in self.choose_scored(doc, text, cands)]
+
+    def choose_scored(self, doc, text: str, cands: list[Cand]) -> list[tuple[Cand, float]]:
+        """:meth:`choose`, each reading with the probability that the stretch is an entity of
+        its label (1.0 for a URL or a parsed model name; for a reading of an exact rule, which
+        is kept whatever the selector says, the share of its label among the entity labels)."""
         stretches, feats = stretch_features(doc, text, cands)
         if not stretches:
             return []
@@ -152,10 +158,11 @@ class Selector:
                 continue
             fixed = [c for c in group if c[4] in rules.FIXED]
             if fixed:  # a URL is a repository, a parsed model name a model: nothing to decide
-                chosen.append(fixed[0])
+                chosen.append((fixed[0], 1.0))
             else:
-                label = CLASSES[1 + int(np.argmax(p[i, 1:]))]
-                chosen.append(reading(text, start, end, label, group, self.name_of))
+                k = 1 + int(np.argmax(p[i, 1:]))
+                conf = p[i, k] / p[i, 1:].sum() if p[i, 0] == 0.0 else p[i, k]
+                chosen.append((reading(text, start, end, CLASSES[k], group, self.name_of), round(float(conf), 4)))
             taken[start:end] = b"\x01" * (end - start)
         return chosen
 

@@ -73,6 +73,28 @@ def test_exact_rules_are_never_dropped():
         [url, (14, 17, "Method", "long form", "acronym")]  # a URL keeps its label, an acronym is relabelled
 
 
+def test_each_chosen_reading_carries_the_probability_of_its_label():
+    sel = _fitted()
+    scored = dict(sel.choose_scored(None, TEXT, _cands()))
+    assert sorted(scored) == sorted(sel.choose(None, TEXT, _cands()))
+    stretches, feats = stretch_features(None, TEXT, _cands())
+    probs = {span: p for (span, _), p in zip(stretches, sel.probs(feats), strict=True)}
+    for (start, end, label, *_), conf in scored.items():
+        assert conf == round(float(probs[(start, end)][CLASSES.index(label)]), 4)
+        assert 0.5 < conf <= 1.0, (label, conf)  # kept: P(no entity) below the threshold 0.5
+
+
+def test_an_exact_reading_is_as_sure_as_its_label_and_a_url_is_certain():
+    # the selector says "no entity" (9.0) and splits the rest evenly: an exact rule is kept anyway,
+    # sure of the entity, as unsure of its label as the selector is; a URL is sure of both
+    sel = Selector({"bias": 0}, np.array([[9.0] + [0.0] * (len(CLASSES) - 1)]), threshold=0.5)
+    url = (0, 10, "Repository", "github.com", "url")
+    acro = (14, 17, "Technique", "long form", "acronym")
+    scored = dict(sel.choose_scored(None, "github.com is FOO", [url, acro]))
+    assert scored[url] == 1.0
+    assert list(scored.values())[1] == round(1 / (len(CLASSES) - 1), 4)
+
+
 def test_a_relabelled_reading_keeps_its_rule_and_a_coined_name():
     group = [(0, 4, "Method", "Llama long form", "acronym")]
     assert reading("LLMA x", 0, 4, "Technique", group, lambda s, lab: s.lower()) == \

@@ -60,3 +60,26 @@ def test_kg_review_lists_as_json_and_an_answer_becomes_a_decision(tmp_path):
     assert not kg.open(tmp_path).nx.has_edge("paper:p2", "method:a")
     assert [(i.source, i.target) for i in kg.open(tmp_path).review()] == [("paper:p1", "method:a"),
                                                                          ("paper:p1", "method:b")]
+
+
+def test_an_unsure_entity_is_queued_and_rejecting_it_removes_it(tmp_path):
+    """An entity node's own confidence (is it an entity of its label?) weighs like an edge's:
+    uncertainty times its papers; a curated one is settled."""
+    import kg
+    from kg.cli import app
+    from kg.io.format import save
+    from kg.review import queue
+
+    G = graph()
+    G.nodes["method:a"]["confidence"] = 0.55  # 0.9 x 40 papers: before every edge
+    G.nodes["method:c"].update(confidence=0.5, curated_by="ana")
+    items = queue(G)
+    assert [(i.kind, i.source, i.weight) for i in items[:2]] == [("entity", "method:a", 36.0),
+                                                                  ("edge", "paper:p2", 32.0)]
+    assert "method:c" not in {i.source for i in items}
+    save(tmp_path, G, [], ["toy.jsonl"])
+    res = CliRunner().invoke(app, ["review", "-g", str(tmp_path), "-n", "1"])
+    assert res.exit_code == 0 and "A (Method)" in res.stdout and "kg curate reject method:a" in res.stdout
+    g = kg.open(tmp_path)
+    g.curate("reject", by="ana", at="t", **g.review(1)[0].reject_fields())
+    assert "method:a" not in kg.open(tmp_path).nx

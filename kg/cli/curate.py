@@ -155,8 +155,12 @@ def review(ctx: typer.Context, graph: GraphDir = GRAPH_DIR,
         return
     ask = sys.stdin.isatty() and out.is_terminal
     for i, item in enumerate(items, 1):
-        out.print(f"{i}. {item.source_name} -{item.type}-> {item.target_name}  (confidence {item.confidence:.2f}, "
-                  f"{item.papers} papers, paper {item.paper})", markup=False)
+        if item.kind == "entity":  # is it an entity of its label at all?
+            out.print(f"{i}. {item.source_name} ({item.type})  (confidence {item.confidence:.2f}, "
+                      f"{item.papers} papers)", markup=False)
+        else:
+            out.print(f"{i}. {item.source_name} -{item.type}-> {item.target_name}  (confidence {item.confidence:.2f}, "
+                      f"{item.papers} papers, paper {item.paper})", markup=False)
         if item.evidence:
             out.print(f'   "{item.evidence}"', markup=False)
         if not ask:

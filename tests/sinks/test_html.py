@@ -9,6 +9,7 @@ installs both); without them the tests skip, except in CI (``CI=true``), where t
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,10 @@ def test_search_finds_an_entity_and_the_panel_lists_its_papers(browser, sample, 
     want = [G.nodes[p]["title"] for p in papers_of(G, CENTRE)]
     assert want and all(any(t.startswith(w) for t in titles) for w in want), (titles, want)
     assert page.js("() => kgCy.$('node.found').map(n => n.id())") == [CENTRE]
+    # how sure the reading is, and the commands that correct it (kept across rebuilds)
+    dd = panel.locator("dt", has_text="Confidence").locator("xpath=following-sibling::dd[1]")
+    assert float(dd.inner_text()) == G.nodes[CENTRE]["confidence"]
+    assert panel.locator("ul.kg-curate code").all_text_contents()[0] == f"kg curate reject {CENTRE}"
     page.search("no such thing at all")
     page.search("Speculative-Decoding")  # as kg show reads a name: dashes and spacing alike
     assert page.page.inner_text("#kg-search-status") == ""
@@ -173,12 +178,18 @@ def test_clicking_an_edge_shows_its_evidence(browser, sample):
         });
         return best; }""")
     page.page.mouse.click(x, y)
-    page.page.wait_for_timeout(300)
+    page.page.wait_for_function("k => (document.querySelector('#kg-panel h2') || {}).textContent === k", arg=kind,
+                                timeout=30_000)
     panel = page.page.locator("#kg-panel")
     assert panel.locator("h2").inner_text() == kind
     evidence = {d.get("evidence") for d in G.get_edge_data(source, target).values() if d["type"] == kind}
     shown = panel.locator("blockquote.kg-evidence")
     assert shown.count() == 1 and shown.inner_text() in evidence
+    # the command that rejects this edge of this paper, quoted as a shell reads it
+    words = shlex.split(panel.locator("ul.kg-curate code").text_content())
+    papers = {d.get("paper") for d in G.get_edge_data(source, target).values() if d["type"] == kind}
+    assert words[:8] == ["kg", "curate", "reject", source, "--type", kind, "--target", target], words
+    assert words[8] == "--paper" and words[9] in papers and len(words) == 10, words
     page.clean()
 
 

@@ -170,15 +170,29 @@
     });
     return dl;
   }
+  // A word of a shell command as Python's shlex.quote writes it.
+  function shq(s) { s = String(s); return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\"'\"'") + "'"; }
+  // The kg curate commands that correct what the panel shows, to copy into a terminal (with -g
+  // and the graph folder); a decision is kept across rebuilds.
+  function corrections(cmds) {
+    var ul = el("ul", { "class": "kg-curate" });
+    cmds.forEach(function (c) { ul.appendChild(el("li", {}, el("code", { text: c }))); });
+    return el("details", {}, el("summary", { text: "Correct it (kg curate -g FOLDER ...)" }), ul);
+  }
+  var RECORD = { Paper: 1, Venue: 1, Author: 1 };
   function showNode(id) {
     var n = byId[id];
     var dl = el("dl", {}, el("dt", { text: "Id" }), el("dd", { text: n.id }));
     if (n.aliases && n.aliases.length) dl.append(el("dt", { text: "Aliases" }), el("dd", { text: n.aliases.join(", ") }));
+    if (n.confidence != null) dl.append(el("dt", { text: "Confidence" }), el("dd", { text: String(n.confidence) }));
     dl.append(el("dt", { text: "Neighbours in the graph" }), el("dd", { text: fmt(n.degree) }));
     var states = stated(n);
     if (n.abstract) dl.append(el("dt", { text: "Abstract" }), el("dd", { text: n.abstract }));
+    var fix = RECORD[n.label] ? null : corrections([
+      "kg curate reject " + shq(n.id), "kg curate relabel " + shq(n.id) + " LABEL",
+      "kg curate rename " + shq(n.id) + " " + shq("NEW NAME"), "kg curate merge " + shq(n.id) + " OTHER_ID"]);
     show([badge(n.label), el("h2", { text: n.name }), states ? el("h3", { text: "What the paper states" }) : null,
-          states, dl,
+          states, dl, fix,
           el("h3", { text: (n.label === "Paper" ? "Paper" : "Papers") + " (" + fmt(n.papers.length) + ")" }),
           papersList(n.papers)]);
   }
@@ -187,8 +201,10 @@
     var dl = el("dl", {}, el("dt", { text: "From" }), el("dd", { text: s.name + " (" + s.label + ")" }),
                 el("dt", { text: "To" }), el("dd", { text: t.name + " (" + t.label + ")" }));
     if (e.confidence != null) dl.append(el("dt", { text: "Confidence" }), el("dd", { text: String(e.confidence) }));
+    var fix = e.paper ? corrections(["kg curate reject " + shq(e.source) + " --type " + shq(e.type) + " --target " +
+                                     shq(e.target) + " --paper " + shq(e.paper)]) : null;
     show([el("span", { "class": "kg-kind", text: "relation", style: { background: typeStyle(e.type).color } }),
-          el("h2", { text: e.type }), dl,
+          el("h2", { text: e.type }), dl, fix,
           e.evidence ? el("h3", { text: "Evidence" }) : null,
           e.evidence ? el("blockquote", { "class": "kg-evidence", text: e.evidence }) : null,
           e.paper ? el("h3", { text: "Paper" }) : null,

@@ -226,6 +226,8 @@ def payload(G: nx.MultiDiGraph, view: View, manifest: dict) -> dict:
         aliases = [a for a in d.get("aliases") or [] if isinstance(a, str)]
         if aliases:
             row["aliases"] = aliases
+        if isinstance(d.get("confidence"), int | float):
+            row["confidence"] = d["confidence"]
         if d.get("label") == "Paper":
             if _text(d.get("abstract")):
                 abstract = d["abstract"]

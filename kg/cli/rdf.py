@@ -31,7 +31,7 @@ def export(
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="ttl|nt|jsonld|graphml|neo4j-csv|html", help="ttl (alias turtle), nt (ntriples), jsonld (json-ld), graphml, neo4j-csv (csv) or html (an interactive page).")] = "ttl",
     graph: GraphOpt = GRAPH_DIR,
     out_path: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Output file (a folder for neo4j-csv); default: graph.<ext> in the graph folder.")] = None,
+        "--out", "-o", help="Output file (a folder for neo4j-csv; - for standard output); default: graph.<ext> in the graph folder.")] = None,
     base: Annotated[str, typer.Option("--base", help="Base IRI of node IRIs (ends in / or #).")] = BASE_IRI,
     around: Annotated[str | None, typer.Option(
         "--around", metavar="NAME", help="html: draw only this node's neighbourhood (an id, a name or an alias).")] = None,
@@ -78,8 +78,24 @@ def export(
     elif around is not None or view is not None or max_nodes is not None:
         hint = "--around" if around is not None else "--view" if view is not None else "--max-nodes"
         raise typer.BadParameter("applies to the html export only; add --format html", param_hint=hint)
+    to_stdout = out_path is not None and str(out_path) == "-"
+    if to_stdout and fmt == "neo4j-csv":
+        raise typer.BadParameter("neo4j-csv writes a folder of files: give -o FOLDER", param_hint="--out")
     try:
-        result = export_graph(graph, fmt, out_path, base, min_confidence, **options)
+        if to_stdout:  # written whole to a private file first, so a failed export prints nothing
+            import shutil
+            import sys
+            import tempfile
+
+            from kg.sinks import default_path
+
+            with tempfile.TemporaryDirectory(prefix="kg-export-") as tmp:
+                result = export_graph(graph, fmt, default_path(Path(tmp), fmt), base, min_confidence, **options)
+                with open(result.path, "rb") as fh:
+                    shutil.copyfileobj(fh, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+        else:
+            result = export_graph(graph, fmt, out_path, base, min_confidence, **options)
     except (UsageError, NotFound) as exc:
         if around is None:
             raise
@@ -89,7 +105,7 @@ def export(
     if result.skipped:
         err.print("  (the export keeps to kg's schema, kg.owl.ttl in the data folder kg info names; these come from extraction)")
     size = f", {result.triples:,} triples" if result.triples is not None else ""
-    err.print(f"wrote {result.path}{size} in {result.seconds:.2f}s")
+    err.print(f"wrote {'standard output' if to_stdout else result.path}{size} in {result.seconds:.2f}s")
     note = getattr(result.detail, "note", None)
     if isinstance(note, str):
         err.print(note, markup=False)

@@ -87,6 +87,18 @@ def test_export_refuses_bad_options(folder, args):
     assert res.exit_code == 2 and "Invalid value" in res.output
 
 
+def test_export_to_standard_output_writes_no_file_named_dash(folder, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = kg("export", "-f", "nt", "-g", str(folder), "-o", "-")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert len(lines) > 100 and all(x.endswith(" .") for x in lines), lines[:3]
+    assert "wrote standard output" in res.stderr
+    assert not (tmp_path / "-").exists() and list(tmp_path.iterdir()) == []
+    res = kg("export", "-f", "neo4j-csv", "-g", str(folder), "-o", "-")  # a folder of files: no stream
+    assert res.exit_code == 2 and "-o FOLDER" in res.output
+
+
 def test_export_of_a_missing_graph_says_to_build(tmp_path):
     res = kg("export", "-g", str(tmp_path))
     assert "kg build" in str(res.exception)

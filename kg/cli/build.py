@@ -37,7 +37,7 @@ def build(
 ) -> None:
     """Build the graph from paper lists, or add papers to an existing one.
 
-    Example: [bold]kg build ../shared/data/papers/icml2026-seed.txt -o exports[/]
+    Example: [bold]kg build icml2026.txt neurips2025.jsonl -o exports[/]
     """
     from kg.builder import build as run_build
     from kg.io.readers import ReadReport
@@ -89,7 +89,7 @@ def extract(
 ) -> None:
     """Print what is extracted from each paper, without building a graph.
 
-    Example: [bold]kg extract ../shared/data/papers/icml2026-seed.txt --format table[/]
+    Example: [bold]kg extract icml2026.txt --format table[/]
     """
     from kg.extract import Extractor
     from kg.io.readers import ReadReport, read_papers

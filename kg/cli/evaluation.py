@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score extraction against gold: precision, recall and F1 per label.
 
-        Example: [bold]kg eval eval/gold/papers.jsonl --split fresh[/]
+        Example: [bold]kg eval gold.jsonl --split fresh[/]  (a checkout holds the gold in eval/gold)
         """
         from kg.evaluate import evaluate_gold, evaluate_pairs
 

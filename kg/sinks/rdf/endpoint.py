@@ -41,6 +41,7 @@ True
 
 from __future__ import annotations
 
+import html
 import ipaddress
 import socket
 import sys
@@ -176,9 +177,15 @@ class Handler(BaseHTTPRequestHandler):
         if "update" in params:
             return self._error(HTTPStatus.FORBIDDEN, "SPARQL Update is not accepted: this endpoint is "
                                "read-only (rebuild the graph with kg build to change it)")
+        notes: list[str] = []  # what reading a named query's parameters says: the log and the answer
         if "name" in params and "query" not in params:
+            def say(line: str) -> None:
+                notes.append(line)
+                if self.server.say is not None:
+                    self.server.say(line)
+
             try:
-                params = {**params, "query": [_named(params, self.server.names, self.server.say)]}
+                params = {**params, "query": [_named(params, self.server.names, say)]}
             except KgError as exc:
                 return self._error(HTTPStatus.BAD_REQUEST, str(exc))
         queries = params.get("query", [])
@@ -200,8 +207,14 @@ class Handler(BaseHTTPRequestHandler):
                                 self.server.query_timeout)
         except KgError as exc:  # the folder was removed or damaged while served
             return self._error(HTTPStatus.SERVICE_UNAVAILABLE, f"the graph cannot be read now: {exc}")
-        self._send(HTTPStatus(result.status), result.media, result.payload,
-                   {"Vary": "Accept"} if result.status == HTTPStatus.OK else None)
+        headers = {"Vary": "Accept"} if result.status == HTTPStatus.OK else {}
+        payload = result.payload
+        if notes:  # a client reads them in a header, a person above the table
+            headers["Kg-Note"] = "; ".join(notes).encode("ascii", "backslashreplace").decode("ascii")
+            if (result.media or "").startswith("text/html"):
+                shown = "".join(f'<p class="note">{html.escape(n)}</p>\n' for n in notes).encode()
+                payload = payload.replace(b"</form>\n", b"</form>\n" + shown, 1)
+        self._send(HTTPStatus(result.status), result.media, payload, headers or None)
 
     # ------------------------------------------------------------ pages
 

@@ -125,6 +125,20 @@ def test_a_named_query_reads_an_entity_parameter_as_kg_sparql_does(url):
     assert papers("no such technique at all") == []  # passed as given
 
 
+def test_a_name_that_matches_nothing_is_told_to_the_client_and_on_the_page(url):
+    """What kg sparql prints as a warning reaches whoever asked, not only the server's log: a
+    header for a program, a note above the table for a person."""
+    query = urllib.parse.urlencode({"name": "papers_using_technique", "technique": "speculative decodng"})
+    status, _, body, headers = call(f"{url}?{query}", accept="text/csv")
+    assert status == 200 and "speculative decoding" in headers["Kg-Note"], headers
+    status, kind, body, headers = call(f"{url}?{query}", accept=BROWSER)
+    assert status == 200 and kind.startswith("text/html")
+    notes = re.findall(rb'<p class="note">([^<]*speculative decoding[^<]*)</p>', body)
+    assert notes and body.index(notes[0]) < body.index(b"<table>"), body[:800]
+    query = urllib.parse.urlencode({"name": "papers_using_technique", "technique": "speculative decoding"})
+    assert "Kg-Note" not in call(f"{url}?{query}", accept="text/csv")[3]  # found as written: nothing to say
+
+
 def test_the_table_shows_at_most_its_rows_and_says_so(monkeypatch):
     monkeypatch.setattr("kg.defaults.SPARQL_HTML_ROWS", 3)
     store = ox.Store()
